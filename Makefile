@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Out-of-tree build of i915.ko.  "make" builds against the running Debian
+# 6.1 headers (or KDIR=); "make lint" runs W=1, sparse and checkpatch;
+# "make check" runs the VM test suite; "make demo" the demo.
+
+KVER ?= $(shell scripts/kver.sh)
+KDIR ?= /usr/src/linux-headers-$(KVER)
+LINUX_SRC ?= /usr/src/linux-source-6.1
+PWD := $(shell pwd)
+
+SRCS := $(wildcard *.c *.h include/*.h)
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(PWD) modules
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(PWD) clean
+	$(MAKE) -C tests clean
+
+tests:
+	$(MAKE) -C tests
+
+# W=1 and sparse must be silent; checkpatch --strict must pass.
+lint:
+	$(MAKE) -C $(KDIR) M=$(PWD) clean
+	$(MAKE) -C $(KDIR) M=$(PWD) W=1 C=2 modules 2>&1 | tee .lint.log
+	@! grep -E 'warning:|error:' .lint.log
+	$(LINUX_SRC)/scripts/checkpatch.pl --strict --no-tree --terse \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(SRCS)
+	$(LINUX_SRC)/scripts/kernel-doc -none $(wildcard *.c *.h) 2>&1 | \
+		tee .kdoc.log; ! test -s .kdoc.log
+
+deps:
+	scripts/install-deps.sh
+
+check:
+	scripts/check.sh
+
+demo:
+	scripts/demo.sh
+
+.PHONY: all modules clean tests lint deps check demo

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: driver glue
+ *
+ * Module entry points, the PCI driver that binds Gen3/Gen4 GPUs (real ones,
+ * or the software model's device when the module is loaded with sim=<id>),
+ * the DRM driver description with its ioctl table, and bring-up and
+ * teardown of the per-device subsystems in one ordered list.
+ */
+
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_ioctl.h>
+#include <drm/drm_prime.h>
+#include <uapi/drm/i915_drm.h>
+#include <drm/i915_pciids.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+
+#include "i915_drv.h"
+#include "i915_sim.h"
+
+int i915_sim_param;
+module_param_named(sim, i915_sim_param, int, 0400);
+MODULE_PARM_DESC(sim,
+		 "Create a simulated GPU with this PCI device id (e.g. 0x2772 945G, 0x2a42 GM45); 0 = real hardware only");
+
+static const struct i915_device_info i915g_info = {
+	.gen = 3, .dma_bits = 32, .num_fences = 8,
+	.has_snoop = true, .hws_needs_physical = true,
+};
+
+static const struct i915_device_info i915gm_info = {
+	.gen = 3, .is_mobile = true, .dma_bits = 32, .num_fences = 8,
+	.has_snoop = true, .hws_needs_physical = true,
+};
+
+static const struct i915_device_info i945g_info = {
+	.gen = 3, .dma_bits = 32, .num_fences = 16,
+	.has_snoop = true, .hws_needs_physical = true,
+};
+
+static const struct i915_device_info i945gm_info = {
+	.gen = 3, .is_mobile = true, .dma_bits = 32, .num_fences = 16,
+	.has_snoop = true, .hws_needs_physical = true,
+};
+
+static const struct i915_device_info g33_info = {
+	.gen = 3, .dma_bits = 36, .num_fences = 16, .has_snoop = true,
+};
+
+static const struct i915_device_info pnv_m_info = {
+	.gen = 3, .is_mobile = true, .dma_bits = 36, .num_fences = 16,
+	.has_snoop = true,
+};
+
+static const struct i915_device_info i965g_info = {
+	.gen = 4, .dma_bits = 36, .num_fences = 16,
+	.hws_needs_physical = true,
+};
+
+static const struct i915_device_info i965gm_info = {
+	.gen = 4, .is_mobile = true, .dma_bits = 36, .num_fences = 16,
+	.hws_needs_physical = true,
+};
+
+static const struct i915_device_info g45_info = {
+	.gen = 4, .is_g4x = true, .dma_bits = 36, .num_fences = 16,
+	.has_snoop = true,
+};
+
+static const struct i915_device_info gm45_info = {
+	.gen = 4, .is_g4x = true, .is_mobile = true, .dma_bits = 36,
+	.num_fences = 16, .has_snoop = true,
+};
+
+static const struct pci_device_id i915_pci_ids[] = {
+	INTEL_I915G_IDS(&i915g_info),
+	INTEL_I915GM_IDS(&i915gm_info),
+	INTEL_I945G_IDS(&i945g_info),
+	INTEL_I945GM_IDS(&i945gm_info),
+	INTEL_G33_IDS(&g33_info),
+	INTEL_PINEVIEW_G_IDS(&g33_info),
+	INTEL_PINEVIEW_M_IDS(&pnv_m_info),
+	INTEL_I965G_IDS(&i965g_info),
+	INTEL_I965GM_IDS(&i965gm_info),
+	INTEL_GM45_IDS(&gm45_info),
+	INTEL_G45_IDS(&g45_info),
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, i915_pci_ids);
+
+static const struct drm_ioctl_desc i915_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(I915_GETPARAM, i915_getparam_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_INIT, i915_gem_init_ioctl,
+			  DRM_AUTH | DRM_MASTER | DRM_ROOT_ONLY),
+	DRM_IOCTL_DEF_DRV(I915_GEM_EXECBUFFER, i915_gem_execbuffer_ioctl,
+			  DRM_AUTH),
+	DRM_IOCTL_DEF_DRV(I915_GEM_EXECBUFFER2_WR, i915_gem_execbuffer2_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_PIN, i915_gem_pin_ioctl,
+			  DRM_AUTH | DRM_ROOT_ONLY),
+	DRM_IOCTL_DEF_DRV(I915_GEM_UNPIN, i915_gem_unpin_ioctl,
+			  DRM_AUTH | DRM_ROOT_ONLY),
+	DRM_IOCTL_DEF_DRV(I915_GEM_BUSY, i915_gem_busy_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_SET_CACHING, i915_gem_set_caching_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_GET_CACHING, i915_gem_get_caching_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_THROTTLE, i915_gem_throttle_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_ENTERVT, i915_gem_entervt_ioctl,
+			  DRM_AUTH | DRM_MASTER | DRM_ROOT_ONLY),
+	DRM_IOCTL_DEF_DRV(I915_GEM_LEAVEVT, i915_gem_leavevt_ioctl,
+			  DRM_AUTH | DRM_MASTER | DRM_ROOT_ONLY),
+	DRM_IOCTL_DEF_DRV(I915_GEM_CREATE, i915_gem_create_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_PREAD, i915_gem_pread_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_PWRITE, i915_gem_pwrite_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_MMAP, i915_gem_mmap_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_SET_DOMAIN, i915_gem_set_domain_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_SW_FINISH, i915_gem_sw_finish_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_GET_APERTURE, i915_gem_get_aperture_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_WAIT, i915_gem_wait_ioctl,
+			  DRM_RENDER_ALLOW),
+};
+
+static const struct file_operations i915_fops = {
+	.owner = THIS_MODULE,
+	.open = drm_open,
+	.release = drm_release,
+	.unlocked_ioctl = drm_ioctl,
+	.compat_ioctl = i915_compat_ioctl,
+	.poll = drm_poll,
+	.read = drm_read,
+	.llseek = noop_llseek,
+	.mmap = drm_gem_mmap,
+};
+
+static const struct drm_driver i915_drm_driver = {
+	.driver_features = DRIVER_GEM | DRIVER_RENDER,
+	.open = i915_gem_open,
+	.postclose = i915_gem_postclose,
+	.debugfs_init = i915_debugfs_init,
+	.prime_handle_to_fd = drm_gem_prime_handle_to_fd,
+	.prime_fd_to_handle = drm_gem_prime_fd_to_handle,
+	.ioctls = i915_ioctls,
+	.num_ioctls = ARRAY_SIZE(i915_ioctls),
+	.fops = &i915_fops,
+	.name = DRIVER_NAME,
+	.desc = DRIVER_DESC,
+	.date = DRIVER_DATE,
+	.major = DRIVER_MAJOR,
+	.minor = DRIVER_MINOR,
+	.patchlevel = DRIVER_PATCHLEVEL,
+};
+
+/*
+ * Bring-up of one GPU: each subsystem's init in order; the failure path
+ * and i915_device_fini() undo them in exactly the reverse order.
+ */
+static int i915_device_init(struct i915_device *i915, struct pci_dev *pdev)
+{
+	int ret;
+
+	spin_lock_init(&i915->obj_lock);
+	INIT_LIST_HEAD(&i915->objects);
+
+	ret = i915_hw_init(&i915->hw, pdev);
+	if (ret)
+		return ret;
+
+	ret = i915_gtt_init(i915);
+	if (ret)
+		goto err_hw;
+
+	ret = i915_irq_init(i915);
+	if (ret)
+		goto err_gtt;
+
+	ret = i915_gem_init(i915);
+	if (ret)
+		goto err_irq;
+
+	return 0;
+
+err_irq:
+	i915_irq_fini(i915);
+err_gtt:
+	i915_gtt_fini(i915);
+err_hw:
+	i915_hw_fini(&i915->hw);
+	return ret;
+}
+
+static void i915_device_fini(struct i915_device *i915)
+{
+	i915_gem_fini(i915);
+	i915_irq_fini(i915);
+	i915_gtt_fini(i915);
+	i915_hw_fini(&i915->hw);
+}
+
+static void i915_release_regions(void *data)
+{
+	pci_release_regions(data);
+}
+
+static int i915_pci_setup(struct pci_dev *pdev,
+			  const struct i915_device_info *info)
+{
+	int ret;
+
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return ret;
+
+	/*
+	 * Claim the BARs even though the model's are never mapped: it keeps
+	 * userspace from mmapping them through sysfs.
+	 */
+	ret = pci_request_regions(pdev, DRIVER_NAME);
+	if (ret)
+		return ret;
+	ret = devm_add_action_or_reset(&pdev->dev, i915_release_regions, pdev);
+	if (ret)
+		return ret;
+
+	pci_set_master(pdev);
+	return dma_set_mask_and_coherent(&pdev->dev,
+					 DMA_BIT_MASK(info->dma_bits));
+}
+
+static int i915_pci_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
+{
+	const struct i915_device_info *info = (void *)ent->driver_data;
+	struct i915_device *i915;
+	int ret;
+
+	ret = i915_pci_setup(pdev, info);
+	if (ret)
+		return ret;
+
+	i915 = devm_drm_dev_alloc(&pdev->dev, &i915_drm_driver,
+				  struct i915_device, drm);
+	if (IS_ERR(i915))
+		return PTR_ERR(i915);
+	i915->info = info;
+	pci_set_drvdata(pdev, i915);
+
+	ret = i915_device_init(i915, pdev);
+	if (ret)
+		return ret;
+
+	ret = drm_dev_register(&i915->drm, 0);
+	if (ret)
+		goto err_fini;
+
+	drm_info(&i915->drm, "Gen%u GPU %04x:%04x bound, %llu MiB GTT\n",
+		 info->gen, pdev->vendor, pdev->device,
+		 i915->hw.gtt_total >> 20);
+	return 0;
+
+err_fini:
+	i915_device_fini(i915);
+	return ret;
+}
+
+static void i915_pci_remove(struct pci_dev *pdev)
+{
+	struct i915_device *i915 = pci_get_drvdata(pdev);
+
+	drm_dev_unplug(&i915->drm);
+	i915_device_fini(i915);
+}
+
+static struct pci_driver i915_pci_driver = {
+	.name = DRIVER_NAME,
+	.id_table = i915_pci_ids,
+	.probe = i915_pci_probe,
+	.remove = i915_pci_remove,
+};
+
+static int __init i915_init(void)
+{
+	int ret;
+
+	if (i915_sim_param) {
+		ret = i915_sim_create(i915_sim_param);
+		if (ret)
+			return ret;
+	}
+
+	ret = pci_register_driver(&i915_pci_driver);
+	if (ret && i915_sim_param)
+		i915_sim_destroy();
+	return ret;
+}
+
+static void __exit i915_exit(void)
+{
+	pci_unregister_driver(&i915_pci_driver);
+	if (i915_sim_param)
+		i915_sim_destroy();
+}
+
+module_init(i915_init);
+module_exit(i915_exit);
+
+MODULE_AUTHOR("i915gem developers");
+MODULE_DESCRIPTION(DRIVER_DESC);
+MODULE_LICENSE("GPL");

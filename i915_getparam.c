@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: GETPARAM
+ *
+ * Feature discovery for userspace (libdrm_intel, Mesa, igt): each
+ * parameter this driver knows is answered truthfully, parameters of the
+ * old user-mode-setting era fail with -ENODEV as upstream, and anything
+ * else with -EINVAL.  Also the 32-bit compat entry point, which only
+ * GETPARAM needs: its struct carries a native-sized pointer.
+ */
+
+#include <drm/drm_ioctl.h>
+#include <uapi/drm/i915_drm.h>
+#include <linux/compat.h>
+#include <linux/pci.h>
+
+#include "i915_drv.h"
+
+/* Version of the CPU mmap ioctl: 1 = I915_MMAP_WC is understood. */
+#define I915_MMAP_IOCTL_VERSION	1
+
+static int getparam_value(struct i915_device *i915, s32 param, int *value)
+{
+	struct pci_dev *pdev = to_pci_dev(i915->drm.dev);
+
+	switch (param) {
+	case I915_PARAM_IRQ_ACTIVE:
+	case I915_PARAM_ALLOW_BATCHBUFFER:
+	case I915_PARAM_LAST_DISPATCH:
+	case I915_PARAM_HAS_EXEC_CONSTANTS:
+		return -ENODEV;
+	case I915_PARAM_CHIPSET_ID:
+		*value = pdev->device;
+		return 0;
+	case I915_PARAM_REVISION:
+		*value = pdev->revision;
+		return 0;
+	case I915_PARAM_NUM_FENCES_AVAIL:
+		*value = i915->info->num_fences;
+		return 0;
+	case I915_PARAM_HAS_GEM:
+		*value = 1;
+		return 0;
+	case I915_PARAM_MMAP_VERSION:
+		*value = I915_MMAP_IOCTL_VERSION;
+		return 0;
+	case I915_PARAM_HAS_OVERLAY:
+	case I915_PARAM_HAS_PAGEFLIPPING:
+	case I915_PARAM_HAS_BSD:
+	case I915_PARAM_HAS_BLT:
+	case I915_PARAM_HAS_VEBOX:
+	case I915_PARAM_HAS_BSD2:
+	case I915_PARAM_HAS_LLC:
+	case I915_PARAM_HAS_WT:
+	case I915_PARAM_HAS_ALIASING_PPGTT:
+	case I915_PARAM_HAS_SEMAPHORES:
+		/* Features these GPUs (or this GEM-only driver) lack. */
+		*value = 0;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/**
+ * i915_getparam_ioctl - GETPARAM: answer a feature query
+ * @dev: DRM device
+ * @data: &struct drm_i915_getparam
+ * @file: DRM file
+ *
+ * Return: 0 with the value stored at @data->value, -EINVAL for a parameter
+ * this driver does not know, -ENODEV for a retired one, -EFAULT if the
+ * value cannot be stored.
+ */
+int i915_getparam_ioctl(struct drm_device *dev, void *data,
+			struct drm_file *file)
+{
+	struct drm_i915_getparam *args = data;
+	int value = 0;
+	int ret;
+
+	ret = getparam_value(to_i915(dev), args->param, &value);
+	if (ret) {
+		drm_dbg(dev, "GETPARAM %d: %d\n", args->param, ret);
+		return ret;
+	}
+
+	if (put_user(value, args->value))
+		return -EFAULT;
+	return 0;
+}
+
+#ifdef CONFIG_COMPAT
+/* GETPARAM as a 32-bit process lays it out: the pointer is 32 bits. */
+struct i915_getparam32 {
+	s32 param;
+	u32 value;
+};
+
+static long compat_getparam(struct file *filp, unsigned long arg)
+{
+	struct i915_getparam32 args32;
+	struct drm_i915_getparam args;
+
+	if (copy_from_user(&args32, (void __user *)arg, sizeof(args32)))
+		return -EFAULT;
+
+	args.param = args32.param;
+	args.value = compat_ptr(args32.value);
+	return drm_ioctl_kernel(filp, i915_getparam_ioctl, &args,
+				DRM_RENDER_ALLOW);
+}
+
+/**
+ * i915_compat_ioctl - ioctl entry point for 32-bit processes
+ * @filp: the DRM file
+ * @cmd: ioctl command
+ * @arg: user argument
+ *
+ * The GEM structs are laid out identically for 32- and 64-bit callers;
+ * only GETPARAM needs translating.
+ *
+ * Return: what the ioctl returns.
+ */
+long i915_compat_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	if (DRM_IOCTL_NR(cmd) == DRM_COMMAND_BASE + DRM_I915_GETPARAM)
+		return compat_getparam(filp, arg);
+	return drm_compat_ioctl(filp, cmd, arg);
+}
+#else
+long i915_compat_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	return drm_ioctl(filp, cmd, arg);
+}
+#endif

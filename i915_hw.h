@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DOC: hardware interface
+ *
+ * The one narrow seam between the driver and a Gen3/Gen4 GPU.  Everything
+ * the driver does to the hardware goes through &struct i915_hw_funcs:
+ * 32-bit register access, GTT entry insert/clear/flush and the chipset
+ * flush.  Interrupts arrive through the kernel's ordinary IRQ API on
+ * pdev->irq.  There are two implementations, chosen once at probe by
+ * i915_hw_init(): real silicon (i915_hw_gmch.c: BAR0 MMIO and the kernel's
+ * intel_gmch_* exports) and the software model (i915_sim.c).  No other code
+ * knows which one it talks to.
+ */
+#ifndef _I915_HW_H_
+#define _I915_HW_H_
+
+#include <linux/types.h>
+
+struct pci_dev;
+struct i915_hw;
+
+/**
+ * enum i915_gtt_caching - PTE cacheability type
+ * @I915_GTT_UNCACHED: uncached main memory (PTE type 00)
+ * @I915_GTT_SNOOPED: snooped/cached main memory (PTE type 11)
+ */
+enum i915_gtt_caching {
+	I915_GTT_UNCACHED,
+	I915_GTT_SNOOPED,
+};
+
+/**
+ * struct i915_hw_funcs - operations one hardware backend provides
+ * @read32: read a 32-bit MMIO register at byte offset @reg
+ * @write32: write a 32-bit MMIO register at byte offset @reg
+ * @gtt_insert: point GTT entries [@first, @first + @count) at the pages
+ *	whose DMA addresses are in @addrs, then make the writes visible to the
+ *	GPU (posting read and chipset flush)
+ * @gtt_clear: point GTT entries [@first, @first + @count) at the scratch page
+ * @chipset_flush: push CPU writes out of the chipset's write buffers into
+ *	memory (the "flush page" write on Gen3/Gen4)
+ * @fini: release what the backend's init acquired
+ *
+ * Every callback may be called from process context; @read32 and @write32
+ * also from hard-IRQ context.
+ */
+struct i915_hw_funcs {
+	u32 (*read32)(struct i915_hw *hw, u32 reg);
+	void (*write32)(struct i915_hw *hw, u32 reg, u32 val);
+	void (*gtt_insert)(struct i915_hw *hw, unsigned int first,
+			   const dma_addr_t *addrs, unsigned int count,
+			   enum i915_gtt_caching caching);
+	void (*gtt_clear)(struct i915_hw *hw, unsigned int first,
+			  unsigned int count);
+	void (*chipset_flush)(struct i915_hw *hw);
+	void (*fini)(struct i915_hw *hw);
+};
+
+/**
+ * struct i915_hw - one bound GPU as the driver sees it
+ * @funcs: the backend's operations
+ * @pdev: the GPU's PCI function
+ * @gtt_total: bytes of graphics address space the GTT maps
+ * @mappable_base: bus address of the CPU aperture (BAR 2)
+ * @mappable_end: size in bytes of the CPU aperture
+ * @priv: backend-private state
+ */
+struct i915_hw {
+	const struct i915_hw_funcs *funcs;
+	struct pci_dev *pdev;
+	u64 gtt_total;
+	phys_addr_t mappable_base;
+	resource_size_t mappable_end;
+	void *priv;
+};
+
+int i915_hw_init(struct i915_hw *hw, struct pci_dev *pdev);
+void i915_hw_fini(struct i915_hw *hw);
+
+/* i915_hw_gmch.c: real Gen3/Gen4 silicon */
+int i915_hw_gmch_init(struct i915_hw *hw, struct pci_dev *pdev);
+
+/* i915_sim.c: the software model behind a simulated PCI device */
+bool i915_sim_owns(struct pci_dev *pdev);
+int i915_hw_sim_init(struct i915_hw *hw, struct pci_dev *pdev);
+
+static inline u32 i915_read(struct i915_hw *hw, u32 reg)
+{
+	return hw->funcs->read32(hw, reg);
+}
+
+static inline void i915_write(struct i915_hw *hw, u32 reg, u32 val)
+{
+	hw->funcs->write32(hw, reg, val);
+}
+
+static inline void i915_posting_read(struct i915_hw *hw, u32 reg)
+{
+	(void)hw->funcs->read32(hw, reg);
+}
+
+static inline void i915_chipset_flush(struct i915_hw *hw)
+{
+	hw->funcs->chipset_flush(hw);
+}
+
+#endif /* _I915_HW_H_ */

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: interrupts
+ *
+ * The Gen3/Gen4 render interrupts: IER/IIR/IMR programming, the hard-IRQ
+ * handler on the GPU's INTx line and the error-interrupt acknowledgment.
+ * Display interrupts are never unmasked: this driver does no modesetting.
+ * A user interrupt (MI_USER_INTERRUPT) means "the breadcrumb in the status
+ * page moved"; i915_irq_user_interrupt() is where requests get signalled.
+ */
+
+#include <linux/interrupt.h>
+#include <linux/pci.h>
+
+#include "i915_drv.h"
+#include "i915_reg.h"
+
+/* The interrupts this driver handles: render user interrupt and errors. */
+#define I915_IRQ_ENABLED	(I915_USER_INTERRUPT | I915_MASTER_ERROR_INTERRUPT)
+/* Errors left unmasked in EMR: page-table and instruction errors. */
+#define I915_EMR_UNMASKED	(I915_ERROR_PAGE_TABLE | I915_ERROR_INSTRUCTION)
+#define G4X_EMR_UNMASKED	(GM45_ERROR_PAGE_TABLE | GM45_ERROR_MEM_PRIV | \
+				 GM45_ERROR_CP_PRIV | I915_ERROR_INSTRUCTION)
+
+static void i915_irq_reset(struct i915_hw *hw)
+{
+	i915_write(hw, I915_IMR, ~0u);
+	i915_posting_read(hw, I915_IMR);
+	i915_write(hw, I915_IER, 0);
+	/* IIR can hold a second, queued event: clear it twice. */
+	i915_write(hw, I915_IIR, ~0u);
+	i915_posting_read(hw, I915_IIR);
+	i915_write(hw, I915_IIR, ~0u);
+	i915_posting_read(hw, I915_IIR);
+}
+
+static void i915_irq_postinstall(struct i915_device *i915)
+{
+	struct i915_hw *hw = &i915->hw;
+	u32 emr = i915->info->is_g4x ? G4X_EMR_UNMASKED : I915_EMR_UNMASKED;
+
+	i915_write(hw, I915_EMR, (u32)~emr);
+	i915_write(hw, I915_IER, I915_IRQ_ENABLED);
+	i915_write(hw, I915_IMR, (u32)~I915_IRQ_ENABLED);
+	i915_posting_read(hw, I915_IMR);
+}
+
+/*
+ * Acknowledge an error interrupt: clear EIR, and mask in EMR any error bit
+ * that refuses to clear so that it cannot storm.
+ */
+static void i915_irq_error(struct i915_device *i915)
+{
+	struct i915_hw *hw = &i915->hw;
+	u32 eir = i915_read(hw, I915_EIR);
+	u32 stuck;
+
+	atomic_inc(&i915->irq_errors);
+	i915_write(hw, I915_EIR, eir);
+	stuck = i915_read(hw, I915_EIR);
+	if (stuck) {
+		i915_write(hw, I915_EMR, i915_read(hw, I915_EMR) | stuck);
+		i915_write(hw, I915_EIR, stuck);
+	}
+}
+
+static irqreturn_t i915_irq_handler(int irq, void *arg)
+{
+	struct i915_device *i915 = arg;
+	struct i915_hw *hw = &i915->hw;
+	u32 iir;
+
+	iir = i915_read(hw, I915_IIR);
+	if (!iir)
+		return IRQ_NONE;
+
+	atomic_inc(&i915->irq_count);
+	if (iir & I915_MASTER_ERROR_INTERRUPT)
+		i915_irq_error(i915);
+
+	i915_write(hw, I915_IIR, iir);
+
+	if (iir & I915_USER_INTERRUPT)
+		i915_irq_user_interrupt(i915);
+
+	return IRQ_HANDLED;
+}
+
+/**
+ * i915_irq_user_interrupt - the ring executed MI_USER_INTERRUPT
+ * @i915: the device
+ *
+ * Called from the hard-IRQ handler: counts the interrupt; requests whose
+ * breadcrumb has passed are signalled here.
+ */
+void i915_irq_user_interrupt(struct i915_device *i915)
+{
+	atomic_inc(&i915->irq_user);
+}
+
+/**
+ * i915_irq_init - install the interrupt handler and enable interrupts
+ * @i915: the device
+ *
+ * Return: 0 on success, -ENODEV if the GPU has no interrupt line, or the
+ * errno of request_irq().
+ */
+int i915_irq_init(struct i915_device *i915)
+{
+	struct pci_dev *pdev = i915->hw.pdev;
+	int ret;
+
+	if (!pdev->irq)
+		return -ENODEV;
+
+	i915_irq_reset(&i915->hw);
+	ret = request_irq(pdev->irq, i915_irq_handler, IRQF_SHARED,
+			  DRIVER_NAME, i915);
+	if (ret)
+		return ret;
+
+	i915_irq_postinstall(i915);
+	return 0;
+}
+
+/**
+ * i915_irq_fini - disable interrupts and remove the handler
+ * @i915: the device
+ */
+void i915_irq_fini(struct i915_device *i915)
+{
+	i915_irq_reset(&i915->hw);
+	free_irq(i915->hw.pdev->irq, i915);
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DOC: Gen3/Gen4 register and GTT facts
+ *
+ * MMIO offsets, bit fields and PTE layouts of Intel Gen3 (915/945/G33/
+ * Pineview) and Gen4 (965/G35/G4x) GPUs, shared by the driver and the
+ * software model.  Facts from ../shared/reference/gen3-gen4-hardware.md.
+ */
+#ifndef _I915_REG_H_
+#define _I915_REG_H_
+
+#include <linux/bits.h>
+
+/*
+ * Masked registers: bits 31:16 enable writes to bits 15:0.  Enabling a bit
+ * b of 15:0 writes it together with its enable bit: b * 0x10001.
+ */
+#define I915_MASKED_BIT_ENABLE(b)	((b) * 0x10001u)
+#define I915_MASKED_BIT_DISABLE(b)	((b) << 16)
+
+/* PCI */
+#define I915_MMIO_BAR			0
+#define I915_GEN3_GTT_BAR		3
+#define I915_APERTURE_BAR		2
+#define I915_MMIO_SIZE			(512 * 1024)
+#define I915_GEN4_GTT_OFFSET		(512 * 1024)
+#define I915_G4X_GTT_OFFSET		(2 * 1024 * 1024)
+#define I915_PCI_GDRST			0xc0
+
+/* GTT control */
+#define I915_PGTBL_CTL			0x2020
+#define   I915_PGTBL_ENABLE		BIT(0)
+#define I915_PGTBL_ER			0x2024
+#define I915_GFX_FLSH_CNTL		0x2170
+
+/* GTT page-table entries */
+#define I915_GTT_PAGE_SIZE		4096
+#define I915_PTE_VALID			BIT(0)
+#define I915_PTE_TYPE_MASK		GENMASK(2, 1)
+#define I915_PTE_UNCACHED		0
+#define I915_PTE_SNOOPED		GENMASK(2, 1)
+#define I915_PTE_ADDR_MASK		0xfffff000u
+#define I965_PTE_ADDR_HI_MASK		0xf0u	/* phys bits 35:32 in 7:4 */
+#define I965_PTE_ADDR_HI_SHIFT		28
+
+/* Render ring (PRB0) */
+#define I915_RENDER_RING_BASE		0x2000
+#define I915_RING_TAIL			0x2030
+#define I915_RING_HEAD			0x2034
+#define I915_RING_START			0x2038
+#define I915_RING_CTL			0x203c
+#define   I915_TAIL_ADDR		0x001ffff8
+#define   I915_HEAD_ADDR		0x001ffffc
+#define   I915_HEAD_WRAP_ONE		0x00200000
+#define   I915_RING_VALID		BIT(0)
+#define   I915_RING_WAIT		BIT(11)
+#define   I915_RING_NR_PAGES		0x001ff000
+#define I915_HWS_PGA			0x2080
+#define I915_HWSTAM			0x2098
+#define I915_MI_MODE			0x209c
+#define   I915_MI_MODE_STOP_RING	BIT(8)
+#define   I915_MI_MODE_IDLE		BIT(9)
+#define I915_INSTPM			0x20c0
+
+/* Per-generation engine status registers */
+#define I915_GEN3_IPEIR			0x2088
+#define I915_GEN3_IPEHR			0x208c
+#define I915_GEN3_INSTDONE		0x2090
+#define I915_GEN3_ACTHD			0x20c8
+#define I965_IPEIR			0x2064
+#define I965_IPEHR			0x2068
+#define I965_INSTDONE			0x206c
+#define I965_ACTHD			0x2074
+
+/* Interrupts */
+#define I915_IER			0x20a0
+#define I915_IIR			0x20a4
+#define I915_IMR			0x20a8
+#define I915_ISR			0x20ac
+#define   I915_USER_INTERRUPT		BIT(1)
+#define   I915_MASTER_ERROR_INTERRUPT	BIT(15)
+#define   I915_BSD_USER_INTERRUPT	BIT(25)
+
+/* Errors */
+#define I915_EIR			0x20b0
+#define I915_EMR			0x20b4
+#define I915_ESR			0x20b8
+#define   I915_ERROR_INSTRUCTION	BIT(0)
+#define   I915_ERROR_PAGE_TABLE		BIT(4)
+#define   GM45_ERROR_CP_PRIV		BIT(3)
+#define   GM45_ERROR_MEM_PRIV		BIT(4)
+#define   GM45_ERROR_PAGE_TABLE		BIT(5)
+
+/*
+ * Further facts used by the software model (fact sheet sections 1.4, 1.6,
+ * 3.1, 3.3, 3.5, 4.5, 6.6 and 9).
+ */
+
+/* PGTBL_CTL fields: size code (G33/965/G4x) and table address */
+#define   I915_PGTBL_SIZE_MASK		(7 << 1)
+#define   I965_PGTBL_SIZE_512K		(0 << 1)
+#define   I965_PGTBL_SIZE_256K		(1 << 1)
+#define   I965_PGTBL_SIZE_128K		(2 << 1)
+#define   I965_PGTBL_SIZE_1M		(3 << 1)
+#define   I965_PGTBL_SIZE_2M		(4 << 1)
+#define   I965_PGTBL_SIZE_1_5M		(5 << 1)
+#define   I965_PGTBL_ADDR_HI_MASK	0xf0u	/* phys bits 35:32 in 7:4 */
+#define   I915_PGTBL_ADDR_MASK		0xfffff000u
+#define I965_PGTBL_CTL2			0x20c4
+
+/* More ring and engine registers */
+#define I915_PRB1_BASE			0x2040
+#define I915_PRB2_BASE			0x2050
+#define   I915_HEAD_WRAP_COUNT		0xffe00000u
+#define   I915_RING_START_MASK		0xfffff000u
+#define   I915_HWS_ADDR_MASK		0xfffff000u
+#define   I965_HWS_ADDR_HI_MASK		0xf0u	/* phys bits 35:32 in 7:4 */
+#define   I965_HWS_ADDR_HI_SHIFT	28
+#define I915_NOPID			0x2094
+#define I915_GEN3_DMA_FADD		0x20d0
+#define I965_INSTPS			0x2070
+#define I965_DMA_FADD			0x2078
+#define I965_INSTDONE1			0x207c
+#define I915_MI_ARB_STATE		0x20e4	/* masked */
+#define I915_CACHE_MODE_0		0x2120	/* masked */
+#define I965_CXT_SIZE			0x21a0
+#define I915_ECOSKPD			0x21d0	/* masked */
+
+/* MCHBAR mirror: DRAM channel configuration (swizzle detection) */
+#define I915_DCC			0x10200
+#define I915_DCC2			0x10204
+#define   I965_DCC2_MODIFIED_ENHANCED_DISABLE	BIT(20)
+
+/* GPU PCI config space */
+#define I915_PCI_BSM			0x5c
+#define   I915_GDRST_RESET_ENABLE	BIT(0)
+#define   I915_GDRST_RESET_STATUS	BIT(1)
+#define   I915_GDRST_DOMAIN_MASK	(3 << 2)
+
+#endif /* _I915_REG_H_ */
