@@ -183,9 +183,17 @@ static int i915_device_init(struct i915_device *i915, struct pci_dev *pdev)
 	if (ret)
 		goto err_hw;
 
-	ret = i915_irq_init(i915);
+	ret = i915_ring_init(i915);
 	if (ret)
 		goto err_gtt;
+
+	ret = i915_request_init(i915);
+	if (ret)
+		goto err_ring;
+
+	ret = i915_irq_init(i915);
+	if (ret)
+		goto err_request;
 
 	ret = i915_gem_init(i915);
 	if (ret)
@@ -195,6 +203,10 @@ static int i915_device_init(struct i915_device *i915, struct pci_dev *pdev)
 
 err_irq:
 	i915_irq_fini(i915);
+err_request:
+	i915_request_fini(i915);
+err_ring:
+	i915_ring_fini(i915);
 err_gtt:
 	i915_gtt_fini(i915);
 err_hw:
@@ -204,8 +216,11 @@ err_hw:
 
 static void i915_device_fini(struct i915_device *i915)
 {
+	i915_request_quiesce(i915);
 	i915_gem_fini(i915);
 	i915_irq_fini(i915);
+	i915_request_fini(i915);
+	i915_ring_fini(i915);
 	i915_gtt_fini(i915);
 	i915_hw_fini(&i915->hw);
 }

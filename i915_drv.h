@@ -14,8 +14,10 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_mm.h>
 #include <drm/drm_print.h>
+#include <linux/dma-fence.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 #include "i915_hw.h"
 
@@ -55,6 +57,9 @@ struct i915_device_info {
  * @scratch_page: zeroed page that unused entries point at
  * @scratch_dma: DMA address of @scratch_page
  * @pinned_bytes: bytes of objects pinned in the GTT
+ * @kernel_start: start of the range the driver keeps for itself (ring,
+ *	status page), between the managed range and the last guard page
+ * @kernel_next: next free byte of that range
  * @lock: protects @mm, @start, @end, @pinned_bytes and every object's
  *	GTT node; taken after an object's dma_resv lock, never before
  */
@@ -66,7 +71,58 @@ struct i915_gtt {
 	struct page *scratch_page;
 	dma_addr_t scratch_dma;
 	u64 pinned_bytes;
+	u64 kernel_start;
+	u64 kernel_next;
 	struct mutex lock; /* see the lock order above */
+};
+
+/**
+ * struct i915_ring - the render ring and its status page
+ * @size: ring size in bytes
+ * @gtt_offset: GTT address of the ring
+ * @pages: pages backing the ring
+ * @dma: DMA address of each page
+ * @vaddr: write-combining kernel mapping of the ring
+ * @tail: byte offset of the next free dword (under @lock)
+ * @hws_page: the hardware status page
+ * @hws_dma: DMA address of @hws_page
+ * @hws_gtt: GTT address of @hws_page where the GPU wants a GTT address
+ * @hws: CPU mapping of @hws_page
+ * @lock: serialises emission into the ring: @tail, @next_seqno and the
+ *	order of @requests; outermost of the driver's locks, taken after
+ *	every dma_resv lock of an execbuffer
+ * @fence_lock: protects @requests and signals fences; taken in hard-IRQ
+ *	context, so always with interrupts disabled
+ * @requests: emitted requests in seqno order, each holding a reference
+ * @fence_context: dma_fence context of the ring
+ * @next_seqno: seqno of the next request (under @lock)
+ * @wedged: the GPU hung; every request fails with -EIO from now on
+ * @retire_work: drops requests that have completed
+ * @hangcheck_work: notices when the ring stops making progress
+ * @hang_seqno: breadcrumb seen at the last hang check
+ * @hang_stalls: consecutive hang checks that saw no progress
+ */
+struct i915_ring {
+	u32 size;
+	u32 gtt_offset;
+	struct page **pages;
+	dma_addr_t *dma;
+	u32 *vaddr;
+	u32 tail;
+	struct page *hws_page;
+	dma_addr_t hws_dma;
+	u32 hws_gtt;
+	u32 *hws;
+	struct mutex lock; /* emission; see above */
+	spinlock_t fence_lock; /* requests; see above */
+	struct list_head requests;
+	u64 fence_context;
+	u32 next_seqno;
+	bool wedged;
+	struct work_struct retire_work;
+	struct delayed_work hangcheck_work;
+	u32 hang_seqno;
+	unsigned int hang_stalls;
 };
 
 /**
@@ -75,6 +131,7 @@ struct i915_gtt {
  * @info: static facts about this GPU model
  * @hw: the hardware seam (real silicon or the model)
  * @gtt: graphics address space
+ * @ring: the render ring
  * @irq_count: interrupts handled (debugfs)
  * @irq_user: user interrupts seen (debugfs)
  * @irq_errors: error interrupts seen (debugfs)
@@ -89,6 +146,7 @@ struct i915_device {
 	const struct i915_device_info *info;
 	struct i915_hw hw;
 	struct i915_gtt gtt;
+	struct i915_ring ring;
 	atomic_t irq_count;
 	atomic_t irq_user;
 	atomic_t irq_errors;
@@ -110,9 +168,35 @@ static inline struct i915_device *to_i915(const struct drm_device *dev)
 /**
  * struct i915_file - per-client state
  * @file: the DRM file this belongs to
+ * @lock: protects @requests
+ * @requests: this client's requests still running, oldest first
  */
 struct i915_file {
 	struct drm_file *file;
+	spinlock_t lock; /* see above */
+	struct list_head requests;
+};
+
+/**
+ * struct i915_request - one submission to the ring: the design's IRQ cookie
+ * @fence: signalled once the ring's breadcrumb reaches @fence.seqno
+ * @ring: the ring it runs on
+ * @link: entry in &i915_ring.requests (under &i915_ring.fence_lock)
+ * @file: the client that submitted it, NULL after the client closed
+ *	(under &i915_file.lock)
+ * @client_link: entry in &i915_file.requests (under &i915_file.lock)
+ * @tail: ring offset just past the request; the ring has that much room
+ *	again once it completed
+ * @emitted: jiffies when it was submitted
+ */
+struct i915_request {
+	struct dma_fence fence;
+	struct i915_ring *ring;
+	struct list_head link;
+	struct i915_file *file;
+	struct list_head client_link;
+	u32 tail;
+	unsigned long emitted;
 };
 
 /**
@@ -193,6 +277,32 @@ int i915_gem_entervt_ioctl(struct drm_device *dev, void *data,
 			   struct drm_file *file);
 int i915_gem_leavevt_ioctl(struct drm_device *dev, void *data,
 			   struct drm_file *file);
+
+/* i915_gtt.c: the driver's own GTT allocations */
+int i915_gtt_map_kernel(struct i915_device *i915, const dma_addr_t *dma,
+			unsigned int count, enum i915_gtt_caching caching,
+			u32 *offset);
+
+/* i915_ring.c */
+int i915_ring_init(struct i915_device *i915);
+void i915_ring_fini(struct i915_device *i915);
+int i915_ring_start(struct i915_device *i915);
+u32 *i915_ring_begin(struct i915_ring *ring, unsigned int dwords);
+void i915_ring_advance(struct i915_ring *ring, u32 *cs);
+void i915_ring_kick(struct i915_device *i915);
+
+/* i915_request.c: IRQ cookies as dma_fences */
+int i915_request_init(struct i915_device *i915);
+void i915_request_fini(struct i915_device *i915);
+void i915_request_quiesce(struct i915_device *i915);
+struct i915_request *i915_request_emit(struct i915_device *i915,
+				       struct drm_file *file);
+void i915_request_put(struct i915_request *rq);
+void i915_request_signal(struct i915_device *i915);
+void i915_request_wedge(struct i915_device *i915);
+bool i915_request_idle(struct i915_device *i915);
+int i915_request_wait_idle(struct i915_device *i915);
+void i915_request_file_close(struct i915_file *fpriv);
 
 /* i915_gem_wait.c: waiting for GPU work, per-file state */
 int i915_gem_open(struct drm_device *dev, struct drm_file *file);

@@ -38,6 +38,8 @@ int i915_gem_open(struct drm_device *dev, struct drm_file *file)
 		return -ENOMEM;
 
 	fpriv->file = file;
+	spin_lock_init(&fpriv->lock);
+	INIT_LIST_HEAD(&fpriv->requests);
 	file->driver_priv = fpriv;
 	return 0;
 }
@@ -49,7 +51,10 @@ int i915_gem_open(struct drm_device *dev, struct drm_file *file)
  */
 void i915_gem_postclose(struct drm_device *dev, struct drm_file *file)
 {
-	kfree(file->driver_priv);
+	struct i915_file *fpriv = file->driver_priv;
+
+	i915_request_file_close(fpriv);
+	kfree(fpriv);
 }
 
 /**
@@ -152,10 +157,32 @@ int i915_gem_wait_ioctl(struct drm_device *dev, void *data,
  * %I915_THROTTLE_MS is still running, which keeps the ring nearly empty.
  * A client with no requests returns at once.
  *
- * Return: 0, or -ERESTARTSYS on a signal.
+ * Return: 0, -EIO if the GPU hung, or -ERESTARTSYS on a signal.
  */
 int i915_gem_throttle_ioctl(struct drm_device *dev, void *data,
 			    struct drm_file *file)
 {
-	return 0;
+	unsigned long recent = jiffies - msecs_to_jiffies(I915_THROTTLE_MS);
+	struct i915_file *fpriv = file->driver_priv;
+	struct i915_request *rq, *target = NULL;
+	long ret;
+
+	spin_lock(&fpriv->lock);
+	list_for_each_entry(rq, &fpriv->requests, client_link) {
+		if (time_after_eq(rq->emitted, recent))
+			break;
+		target = rq;
+	}
+	if (target)
+		dma_fence_get(&target->fence);
+	spin_unlock(&fpriv->lock);
+
+	if (!target)
+		return READ_ONCE(to_i915(dev)->ring.wedged) ? -EIO : 0;
+
+	ret = dma_fence_wait(&target->fence, true);
+	if (!ret)
+		ret = target->fence.error;
+	i915_request_put(target);
+	return ret;
 }

@@ -10,7 +10,10 @@
  *
  * The first and the last page of the GTT are never handed out: page 0
  * catches stray writes to address 0 and the last page stays on scratch
- * because the GPU prefetches past the end of an object.
+ * because the GPU prefetches past the end of an object.  Just below the
+ * last page the driver keeps %I915_GTT_KERNEL_SIZE bytes for its own
+ * objects (the ring and the status page), outside any range GEM_INIT
+ * can choose.
  *
  * Lock order: an object's dma_resv lock, then &i915_gtt.lock.
  */
@@ -20,12 +23,15 @@
 #include <linux/dma-mapping.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/sizes.h>
 
 #include "i915_drv.h"
 #include "i915_reg.h"
 
 /* A user may stack this many pins on one object. */
 #define I915_MAX_USER_PINS	16
+/* GTT space the driver keeps for the ring and the status page. */
+#define I915_GTT_KERNEL_SIZE	SZ_64K
 
 static struct i915_gtt *obj_gtt(struct i915_gem_object *obj)
 {
@@ -40,7 +46,7 @@ static unsigned int obj_npages(struct i915_gem_object *obj)
 static void gtt_init_range(struct i915_gtt *gtt, u64 start, u64 end)
 {
 	gtt->start = max_t(u64, start, I915_GTT_PAGE_SIZE);
-	gtt->end = min_t(u64, end, gtt->total - I915_GTT_PAGE_SIZE);
+	gtt->end = min_t(u64, end, gtt->kernel_start);
 	drm_mm_init(&gtt->mm, gtt->start, gtt->end - gtt->start);
 }
 
@@ -86,8 +92,11 @@ int i915_gtt_init(struct i915_device *i915)
 	int ret;
 
 	gtt->total = i915->hw.gtt_total;
-	if (gtt->total < 4 * I915_GTT_PAGE_SIZE)
+	if (gtt->total < I915_GTT_KERNEL_SIZE + 4 * I915_GTT_PAGE_SIZE)
 		return -ENODEV;
+	gtt->kernel_start = gtt->total - I915_GTT_PAGE_SIZE -
+			    I915_GTT_KERNEL_SIZE;
+	gtt->kernel_next = gtt->kernel_start;
 
 	ret = gtt_scratch_init(i915);
 	if (ret)
@@ -110,6 +119,35 @@ void i915_gtt_fini(struct i915_device *i915)
 	drm_mm_takedown(&gtt->mm);
 	mutex_destroy(&gtt->lock);
 	gtt_scratch_fini(i915);
+}
+
+/**
+ * i915_gtt_map_kernel - map driver-owned pages into the kernel range
+ * @i915: the device
+ * @dma: DMA addresses of the pages
+ * @count: number of pages
+ * @caching: snooped or uncached entries
+ * @offset: returns the GTT address of the first page
+ *
+ * The mapping lasts until the device goes away; only bring-up calls this.
+ *
+ * Return: 0 on success, -ENOSPC when the kernel range is exhausted.
+ */
+int i915_gtt_map_kernel(struct i915_device *i915, const dma_addr_t *dma,
+			unsigned int count, enum i915_gtt_caching caching,
+			u32 *offset)
+{
+	struct i915_gtt *gtt = &i915->gtt;
+	u64 size = (u64)count << PAGE_SHIFT;
+
+	if (size > gtt->total - I915_GTT_PAGE_SIZE - gtt->kernel_next)
+		return -ENOSPC;
+
+	*offset = gtt->kernel_next;
+	gtt->kernel_next += size;
+	i915->hw.funcs->gtt_insert(&i915->hw, *offset >> PAGE_SHIFT, dma, count,
+				   caching);
+	return 0;
 }
 
 static void gtt_unmap_pages(struct i915_gem_object *obj, unsigned int count)
@@ -299,10 +337,10 @@ int i915_gtt_evict_all(struct i915_device *i915)
  * @file: DRM file (root and master only)
  *
  * Unbinds every unpinned object and re-creates the allocator over
- * [gtt_start, gtt_end), minus the guard pages.
+ * [gtt_start, gtt_end), minus the guard pages and the driver's own range.
  *
- * Return: 0 on success, -EINVAL for a bad range, -EBUSY while pinned
- * objects remain bound.
+ * Return: 0 on success, -EINVAL for a range that is empty, unaligned or
+ * beyond the GTT, -EBUSY while pinned objects remain bound.
  */
 int i915_gem_init_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file)
@@ -315,7 +353,8 @@ int i915_gem_init_ioctl(struct drm_device *dev, void *data,
 	if (args->gtt_start >= args->gtt_end ||
 	    !IS_ALIGNED(args->gtt_start | args->gtt_end, I915_GTT_PAGE_SIZE) ||
 	    args->gtt_end > gtt->total ||
-	    args->gtt_end - args->gtt_start < 3 * I915_GTT_PAGE_SIZE)
+	    max_t(u64, args->gtt_start, I915_GTT_PAGE_SIZE) >=
+	    min_t(u64, args->gtt_end, gtt->kernel_start))
 		return -EINVAL;
 
 	ret = i915_gtt_evict_all(i915);

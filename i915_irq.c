@@ -62,6 +62,8 @@ static void i915_irq_error(struct i915_device *i915)
 		i915_write(hw, I915_EMR, i915_read(hw, I915_EMR) | stuck);
 		i915_write(hw, I915_EIR, stuck);
 	}
+	/* The engine stops on an error: nothing queued will complete. */
+	i915_request_wedge(i915);
 }
 
 static irqreturn_t i915_irq_handler(int irq, void *arg)
@@ -90,12 +92,13 @@ static irqreturn_t i915_irq_handler(int irq, void *arg)
  * i915_irq_user_interrupt - the ring executed MI_USER_INTERRUPT
  * @i915: the device
  *
- * Called from the hard-IRQ handler: counts the interrupt; requests whose
- * breadcrumb has passed are signalled here.
+ * Called from the hard-IRQ handler: counts the interrupt and signals the
+ * requests whose breadcrumb has passed.
  */
 void i915_irq_user_interrupt(struct i915_device *i915)
 {
 	atomic_inc(&i915->irq_user);
+	i915_request_signal(i915);
 }
 
 /**

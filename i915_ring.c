@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: the render ring
+ *
+ * The ring buffer the command streamer fetches from and its hardware
+ * status page: allocating both, programming the ring registers (the
+ * bring-up sequence of the fact sheet, section 3.6) and emitting commands
+ * with wrap-around and waiting for space.  The CPU writes the ring through
+ * a write-combining mapping, so a write barrier and the chipset flush make
+ * new commands visible before the tail register moves.
+ *
+ * Space is the only credit: when the ring is full, emission waits for the
+ * oldest request whose completion frees enough of it.
+ */
+
+#include <linux/delay.h>
+#include <linux/dma-mapping.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "i915_cmd.h"
+#include "i915_drv.h"
+#include "i915_reg.h"
+
+#define I915_RING_SIZE		SZ_32K
+/* The tail must always stay this far behind the head. */
+#define I915_RING_GUARD		8
+/* How long the ring-valid bit may take to stick after the CTL write. */
+#define I915_RING_START_US	5000
+
+static void ring_free_pages(struct device *dev, struct i915_ring *ring,
+			    unsigned int count)
+{
+	while (count--) {
+		dma_unmap_page(dev, ring->dma[count], PAGE_SIZE,
+			       DMA_BIDIRECTIONAL);
+		__free_page(ring->pages[count]);
+	}
+	kfree(ring->dma);
+	kfree(ring->pages);
+}
+
+static int ring_alloc_pages(struct device *dev, struct i915_ring *ring)
+{
+	unsigned int i, n = ring->size >> PAGE_SHIFT;
+
+	ring->pages = kcalloc(n, sizeof(*ring->pages), GFP_KERNEL);
+	ring->dma = kcalloc(n, sizeof(*ring->dma), GFP_KERNEL);
+	if (!ring->pages || !ring->dma)
+		goto err;
+
+	for (i = 0; i < n; i++) {
+		ring->pages[i] = alloc_page(GFP_KERNEL | GFP_DMA32 |
+					    __GFP_ZERO);
+		if (!ring->pages[i])
+			goto err_pages;
+		ring->dma[i] = dma_map_page(dev, ring->pages[i], 0, PAGE_SIZE,
+					    DMA_BIDIRECTIONAL);
+		if (dma_mapping_error(dev, ring->dma[i])) {
+			__free_page(ring->pages[i]);
+			goto err_pages;
+		}
+	}
+	return 0;
+
+err_pages:
+	ring_free_pages(dev, ring, i);
+	return -ENOMEM;
+err:
+	kfree(ring->dma);
+	kfree(ring->pages);
+	return -ENOMEM;
+}
+
+static int ring_create(struct i915_device *i915)
+{
+	struct i915_ring *ring = &i915->ring;
+	struct device *dev = i915->drm.dev;
+	unsigned int n;
+	int ret;
+
+	ring->size = I915_RING_SIZE;
+	n = ring->size >> PAGE_SHIFT;
+	ret = ring_alloc_pages(dev, ring);
+	if (ret)
+		return ret;
+
+	ring->vaddr = vmap(ring->pages, n, VM_MAP,
+			   pgprot_writecombine(PAGE_KERNEL));
+	if (!ring->vaddr) {
+		ret = -ENOMEM;
+		goto err_pages;
+	}
+
+	ret = i915_gtt_map_kernel(i915, ring->dma, n, I915_GTT_UNCACHED,
+				  &ring->gtt_offset);
+	if (ret)
+		goto err_vunmap;
+	return 0;
+
+err_vunmap:
+	vunmap(ring->vaddr);
+err_pages:
+	ring_free_pages(dev, ring, n);
+	return ret;
+}
+
+static void ring_destroy(struct i915_device *i915)
+{
+	struct i915_ring *ring = &i915->ring;
+
+	vunmap(ring->vaddr);
+	ring_free_pages(i915->drm.dev, ring, ring->size >> PAGE_SHIFT);
+}
+
+static int hws_create(struct i915_device *i915)
+{
+	struct i915_ring *ring = &i915->ring;
+	struct device *dev = i915->drm.dev;
+	int ret;
+
+	/* Below 4 GiB: status pages above it caused wild writes. */
+	ring->hws_page = alloc_page(GFP_KERNEL | GFP_DMA32 | __GFP_ZERO);
+	if (!ring->hws_page)
+		return -ENOMEM;
+	ring->hws = page_address(ring->hws_page);
+
+	ring->hws_dma = dma_map_page(dev, ring->hws_page, 0, PAGE_SIZE,
+				     DMA_BIDIRECTIONAL);
+	if (dma_mapping_error(dev, ring->hws_dma)) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+
+	if (!i915->info->hws_needs_physical) {
+		ret = i915_gtt_map_kernel(i915, &ring->hws_dma, 1,
+					  I915_GTT_SNOOPED, &ring->hws_gtt);
+		if (ret)
+			goto err_unmap;
+	}
+	return 0;
+
+err_unmap:
+	dma_unmap_page(dev, ring->hws_dma, PAGE_SIZE, DMA_BIDIRECTIONAL);
+err_free:
+	__free_page(ring->hws_page);
+	return ret;
+}
+
+static void hws_destroy(struct i915_device *i915)
+{
+	struct i915_ring *ring = &i915->ring;
+
+	dma_unmap_page(i915->drm.dev, ring->hws_dma, PAGE_SIZE,
+		       DMA_BIDIRECTIONAL);
+	__free_page(ring->hws_page);
+}
+
+/* HWS_PGA: a physical address (bits 35:32 in 7:4 on Gen4) or GTT offset. */
+static u32 hws_pga_value(struct i915_device *i915)
+{
+	struct i915_ring *ring = &i915->ring;
+	u64 addr = ring->hws_dma;
+
+	if (!i915->info->hws_needs_physical)
+		return ring->hws_gtt;
+	if (i915->info->gen < 4)
+		return lower_32_bits(addr) & I915_HWS_ADDR_MASK;
+	return (lower_32_bits(addr) & I915_HWS_ADDR_MASK) |
+	       ((addr >> I965_HWS_ADDR_HI_SHIFT) & I965_HWS_ADDR_HI_MASK);
+}
+
+static void ring_stop(struct i915_hw *hw)
+{
+	i915_write(hw, I915_RING_HEAD, i915_read(hw, I915_RING_TAIL));
+	i915_posting_read(hw, I915_RING_HEAD);
+	i915_write(hw, I915_RING_CTL, 0);
+	i915_posting_read(hw, I915_RING_CTL);
+	i915_write(hw, I915_RING_HEAD, 0);
+	i915_write(hw, I915_RING_TAIL, 0);
+}
+
+/**
+ * i915_ring_start - (re)program the ring registers
+ * @i915: the device; the ring must be idle
+ *
+ * Stops the ring, points the hardware at the status page and the ring
+ * buffer, and enables it empty.  Used at bring-up and when the VT comes
+ * back.
+ *
+ * Return: 0 on success, -EIO if the ring does not come up.
+ */
+int i915_ring_start(struct i915_device *i915)
+{
+	struct i915_ring *ring = &i915->ring;
+	struct i915_hw *hw = &i915->hw;
+	unsigned int waited;
+
+	ring_stop(hw);
+	if (i915_read(hw, I915_RING_HEAD) & I915_HEAD_ADDR)
+		ring_stop(hw);
+
+	i915_write(hw, I915_HWS_PGA, hws_pga_value(i915));
+	i915_write(hw, I915_HWSTAM, I915_HWSTAM_USER_ONLY);
+	i915_write(hw, I915_RING_START, ring->gtt_offset);
+	i915_write(hw, I915_RING_HEAD, 0);
+	i915_write(hw, I915_RING_TAIL, 0);
+	ring->tail = 0;
+	i915_write(hw, I915_RING_CTL,
+		   I915_RING_CTL_SIZE(ring->size) | I915_RING_VALID);
+
+	for (waited = 0; waited < I915_RING_START_US; waited += 100) {
+		if (i915_read(hw, I915_RING_CTL) & I915_RING_VALID)
+			break;
+		usleep_range(100, 200);
+	}
+	if (!(i915_read(hw, I915_RING_CTL) & I915_RING_VALID)) {
+		drm_err(&i915->drm, "render ring failed to start\n");
+		return -EIO;
+	}
+
+	i915_write(hw, I915_MI_MODE,
+		   I915_MASKED_BIT_DISABLE(I915_MI_MODE_STOP_RING));
+	return 0;
+}
+
+/**
+ * i915_ring_init - allocate the ring and status page and start the ring
+ * @i915: the device
+ *
+ * Return: 0 on success or a negative errno.
+ */
+int i915_ring_init(struct i915_device *i915)
+{
+	struct i915_ring *ring = &i915->ring;
+	int ret;
+
+	mutex_init(&ring->lock);
+	ret = ring_create(i915);
+	if (ret)
+		return ret;
+
+	ret = hws_create(i915);
+	if (ret)
+		goto err_ring;
+
+	ret = i915_ring_start(i915);
+	if (ret)
+		goto err_hws;
+	return 0;
+
+err_hws:
+	hws_destroy(i915);
+err_ring:
+	ring_destroy(i915);
+	return ret;
+}
+
+/**
+ * i915_ring_fini - stop the ring and free it
+ * @i915: the device; no request may be outstanding
+ */
+void i915_ring_fini(struct i915_device *i915)
+{
+	ring_stop(&i915->hw);
+	i915_write(&i915->hw, I915_HWS_PGA, 0);
+	hws_destroy(i915);
+	ring_destroy(i915);
+	mutex_destroy(&i915->ring.lock);
+}
+
+/* Free bytes between the tail and @head, keeping the guard distance. */
+static u32 ring_space(struct i915_ring *ring, u32 head)
+{
+	return (head - ring->tail - I915_RING_GUARD) & (ring->size - 1);
+}
+
+static u32 ring_hw_head(struct i915_device *i915)
+{
+	return i915_read(&i915->hw, I915_RING_HEAD) & I915_HEAD_ADDR;
+}
+
+/* Wait for the oldest request whose completion leaves @bytes free. */
+static int ring_wait_for_space(struct i915_device *i915, u32 bytes)
+{
+	struct i915_ring *ring = &i915->ring;
+	struct i915_request *rq, *target = NULL;
+	unsigned long flags;
+	long ret;
+
+	if (ring_space(ring, ring_hw_head(i915)) >= bytes)
+		return 0;
+
+	spin_lock_irqsave(&ring->fence_lock, flags);
+	list_for_each_entry(rq, &ring->requests, link) {
+		if (ring_space(ring, rq->tail) >= bytes) {
+			target = rq;
+			dma_fence_get(&rq->fence);
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&ring->fence_lock, flags);
+	if (!target)
+		return -ENOSPC;
+
+	ret = dma_fence_wait(&target->fence, true);
+	if (!ret)
+		ret = target->fence.error;
+	dma_fence_put(&target->fence);
+	return ret;
+}
+
+/**
+ * i915_ring_begin - reserve room for commands in the ring
+ * @ring: the ring, its lock held
+ * @dwords: number of dwords the caller will write
+ *
+ * Wraps to the start of the ring (filling the rest with MI_NOOP) when the
+ * commands would not fit before the end, and waits for the GPU to free
+ * space when the ring is full.
+ *
+ * Return: where to write the commands, or an ERR_PTR: -EIO if the GPU
+ * hung, -ERESTARTSYS on a signal.
+ */
+u32 *i915_ring_begin(struct i915_ring *ring, unsigned int dwords)
+{
+	struct i915_device *i915 = container_of(ring, struct i915_device, ring);
+	u32 bytes = dwords * sizeof(u32);
+	u32 rest = ring->size - ring->tail;
+	int ret;
+
+	lockdep_assert_held(&ring->lock);
+
+	if (ring->wedged)
+		return ERR_PTR(-EIO);
+
+	if (bytes > rest) {
+		ret = ring_wait_for_space(i915, rest);
+		if (ret)
+			return ERR_PTR(ret);
+		memset32(ring->vaddr + ring->tail / 4, I915_MI_NOOP, rest / 4);
+		ring->tail = 0;
+	}
+
+	ret = ring_wait_for_space(i915, bytes);
+	if (ret)
+		return ERR_PTR(ret);
+	return ring->vaddr + ring->tail / 4;
+}
+
+/**
+ * i915_ring_advance - account for commands written after i915_ring_begin()
+ * @ring: the ring, its lock held
+ * @cs: one past the last dword written
+ */
+void i915_ring_advance(struct i915_ring *ring, u32 *cs)
+{
+	lockdep_assert_held(&ring->lock);
+
+	ring->tail = ((cs - ring->vaddr) * sizeof(u32)) & (ring->size - 1);
+}
+
+/**
+ * i915_ring_kick - hand everything emitted so far to the GPU
+ * @i915: the device, the ring lock held
+ *
+ * Pads the tail to a QWORD as the hardware requires, makes the commands
+ * visible to the GPU and moves the tail register.
+ */
+void i915_ring_kick(struct i915_device *i915)
+{
+	struct i915_ring *ring = &i915->ring;
+
+	lockdep_assert_held(&ring->lock);
+
+	if (ring->tail & 7) {
+		ring->vaddr[ring->tail / 4] = I915_MI_NOOP;
+		ring->tail = (ring->tail + 4) & (ring->size - 1);
+	}
+	wmb(); /* commands in memory before the tail moves */
+	i915_chipset_flush(&i915->hw);
+	i915_write(&i915->hw, I915_RING_TAIL, ring->tail);
+}
