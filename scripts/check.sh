@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/check.sh - `make check` and so CI (.ci/run): install the
+# dependencies, build i915.ko and the tests, run the VM suite on both
+# simulated GPUs, lane by lane, and end with the line
+#   N passed, N failed, N skipped
+# Exit status non-zero if anything failed, a lane crashed or timed out.
+#
+# Lanes:
+#   debian  scripts/vm/run.sh on Debian's kernel (the headers' exact
+#           version), with the i915.ko that `make modules` built.
+#   debug   scripts/debugkernel/lane.sh, when it exists and is executable
+#           (issue 3).  Contract: it prints what it likes, ends its output
+#           with a line "N passed, N failed[, N skipped]" (scripts/vm/run.sh
+#           prints one) and exits non-zero on failure.  A lane that exits
+#           non-zero without counting a failure counts as one failure.
+#
+# Usage: scripts/check.sh [extra scripts/vm/run.sh options for the debian
+#        lane, e.g. --filter 'gem_basic*']
+# Env: CHECK_LANES (default "debian debug": which lanes to run).
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=vm/lib.sh
+. "$REPO/scripts/vm/lib.sh"
+
+LANES=${CHECK_LANES:-debian debug}
+TOTAL_P=0 TOTAL_F=0 TOTAL_S=0
+SUMMARY=()
+
+build() {
+	"$REPO/scripts/install-deps.sh"
+	make -C "$REPO" modules
+	[ -f "$REPO/tests/Makefile" ] || die "tests/Makefile missing"
+	make -C "$REPO" tests
+}
+
+# run_lane NAME CMD...: run a lane, add its counts to the totals.
+run_lane() {
+	local name=$1 log rc=0 t0=$SECONDS line p=0 f=0 s=0
+	shift
+	log=$(mktemp)
+	note "lane $name: $*"
+	"$@" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
+	line=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)
+	rm -f "$log"
+	if [ -n "$line" ]; then
+		line=${line#*: }
+		p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
+		f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+		case $line in *skipped*) s=$(echo "$line" | sed -E 's/.* ([0-9]+) skipped.*/\1/') ;; esac
+	fi
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+		echo "FAIL lane $name: exit status $rc without a counted failure"
+	fi
+	TOTAL_P=$((TOTAL_P + p)) TOTAL_F=$((TOTAL_F + f)) TOTAL_S=$((TOTAL_S + s))
+	SUMMARY+=("lane $name: $p passed, $f failed, $s skipped in $((SECONDS - t0)) s")
+}
+
+main() {
+	local t0=$SECONDS lane
+	build
+	for lane in $LANES; do
+		case $lane in
+		debian) run_lane debian "$REPO/scripts/vm/run.sh" --lane debian "$@" ;;
+		debug)
+			if [ -x "$REPO/scripts/debugkernel/lane.sh" ]; then
+				run_lane debug "$REPO/scripts/debugkernel/lane.sh"
+			else
+				note "no executable scripts/debugkernel/lane.sh: the debug lane does not exist yet"
+			fi
+			;;
+		*) die "unknown lane $lane in CHECK_LANES" ;;
+		esac
+	done
+	echo "=== make check: $((SECONDS - t0)) s ==="
+	printf '%s\n' "${SUMMARY[@]}"
+	echo "$TOTAL_P passed, $TOTAL_F failed, $TOTAL_S skipped"
+	[ "$TOTAL_F" -eq 0 ]
+}
+
+main "$@"

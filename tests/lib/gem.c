@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Thin wrappers of the GEM and i915 ioctls.
+ */
+#include <time.h>
+#include <unistd.h>
+
+#include "gem.h"
+
+int __gem_getparam(int fd, int param, int *value)
+{
+	struct drm_i915_getparam gp = { .param = param, .value = value };
+
+	return igt_ioctl(fd, DRM_IOCTL_I915_GETPARAM, &gp);
+}
+
+int gem_getparam(int fd, int param)
+{
+	int value = -1;
+
+	igt_assert_ok(__gem_getparam(fd, param, &value));
+	return value;
+}
+
+int __gem_create(int fd, uint64_t *size, uint32_t *handle)
+{
+	struct drm_i915_gem_create c = { .size = *size };
+	int ret = igt_ioctl(fd, DRM_IOCTL_I915_GEM_CREATE, &c);
+
+	if (!ret) {
+		*size = c.size;
+		*handle = c.handle;
+	}
+	return ret;
+}
+
+uint32_t gem_create(int fd, uint64_t size)
+{
+	uint32_t handle = 0;
+
+	igt_assert_ok(__gem_create(fd, &size, &handle));
+	igt_assert_neq(handle, 0);
+	return handle;
+}
+
+int __gem_close(int fd, uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	return igt_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+void gem_close(int fd, uint32_t handle)
+{
+	igt_assert_ok(__gem_close(fd, handle));
+}
+
+int __gem_flink(int fd, uint32_t handle, uint32_t *name)
+{
+	struct drm_gem_flink f = { .handle = handle };
+	int ret = igt_ioctl(fd, DRM_IOCTL_GEM_FLINK, &f);
+
+	if (!ret)
+		*name = f.name;
+	return ret;
+}
+
+uint32_t gem_flink(int fd, uint32_t handle)
+{
+	uint32_t name = 0;
+
+	igt_assert_ok(__gem_flink(fd, handle, &name));
+	igt_assert_neq(name, 0);
+	return name;
+}
+
+int __gem_open(int fd, uint32_t name, uint32_t *handle, uint64_t *size)
+{
+	struct drm_gem_open o = { .name = name };
+	int ret = igt_ioctl(fd, DRM_IOCTL_GEM_OPEN, &o);
+
+	if (!ret) {
+		*handle = o.handle;
+		if (size)
+			*size = o.size;
+	}
+	return ret;
+}
+
+uint32_t gem_open(int fd, uint32_t name)
+{
+	uint32_t handle = 0;
+
+	igt_assert_ok(__gem_open(fd, name, &handle, NULL));
+	igt_assert_neq(handle, 0);
+	return handle;
+}
+
+int __gem_read(int fd, uint32_t handle, uint64_t offset, void *buf,
+	       uint64_t len)
+{
+	struct drm_i915_gem_pread p = {
+		.handle = handle,
+		.offset = offset,
+		.size = len,
+		.data_ptr = to_user_pointer(buf),
+	};
+
+	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_PREAD, &p);
+}
+
+void gem_read(int fd, uint32_t handle, uint64_t offset, void *buf,
+	      uint64_t len)
+{
+	igt_assert_ok(__gem_read(fd, handle, offset, buf, len));
+}
+
+int __gem_write(int fd, uint32_t handle, uint64_t offset, const void *buf,
+		uint64_t len)
+{
+	struct drm_i915_gem_pwrite p = {
+		.handle = handle,
+		.offset = offset,
+		.size = len,
+		.data_ptr = to_user_pointer(buf),
+	};
+
+	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_PWRITE, &p);
+}
+
+void gem_write(int fd, uint32_t handle, uint64_t offset, const void *buf,
+	       uint64_t len)
+{
+	igt_assert_ok(__gem_write(fd, handle, offset, buf, len));
+}
+
+int __gem_mmap(int fd, uint32_t handle, uint64_t offset, uint64_t size,
+	       uint64_t flags, void **ptr)
+{
+	struct drm_i915_gem_mmap m = {
+		.handle = handle,
+		.offset = offset,
+		.size = size,
+		.flags = flags,
+	};
+	int ret = igt_ioctl(fd, DRM_IOCTL_I915_GEM_MMAP, &m);
+
+	if (!ret) {
+		/* a 32-bit caller must get an address it can use */
+		igt_assert_eq_u64(m.addr_ptr, (uintptr_t)m.addr_ptr);
+		*ptr = from_user_pointer(m.addr_ptr);
+	}
+	return ret;
+}
+
+void *gem_mmap__cpu(int fd, uint32_t handle, uint64_t offset, uint64_t size)
+{
+	void *ptr = NULL;
+
+	igt_assert_ok(__gem_mmap(fd, handle, offset, size, 0, &ptr));
+	igt_assert(ptr);
+	return ptr;
+}
+
+int __gem_set_domain(int fd, uint32_t handle, uint32_t read, uint32_t write)
+{
+	struct drm_i915_gem_set_domain d = {
+		.handle = handle,
+		.read_domains = read,
+		.write_domain = write,
+	};
+
+	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_SET_DOMAIN, &d);
+}
+
+void gem_set_domain(int fd, uint32_t handle, uint32_t read, uint32_t write)
+{
+	igt_assert_ok(__gem_set_domain(fd, handle, read, write));
+}
+
+int __gem_sw_finish(int fd, uint32_t handle)
+{
+	struct drm_i915_gem_sw_finish f = { .handle = handle };
+
+	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_SW_FINISH, &f);
+}
+
+int __gem_set_caching(int fd, uint32_t handle, uint32_t caching)
+{
+	struct drm_i915_gem_caching c = { .handle = handle,
+					  .caching = caching };
+
+	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_SET_CACHING, &c);
+}
+
+int __gem_get_caching(int fd, uint32_t handle, uint32_t *caching)
+{
+	struct drm_i915_gem_caching c = { .handle = handle,
+					  .caching = 0xdeadbeef };
+	int ret = igt_ioctl(fd, DRM_IOCTL_I915_GEM_GET_CACHING, &c);
+
+	if (!ret)
+		*caching = c.caching;
+	return ret;
+}
+
+uint32_t gem_get_caching(int fd, uint32_t handle)
+{
+	uint32_t caching = ~0u;
+
+	igt_assert_ok(__gem_get_caching(fd, handle, &caching));
+	return caching;
+}
+
+int __gem_get_aperture(int fd, struct drm_i915_gem_get_aperture *ap)
+{
+	memset(ap, 0, sizeof(*ap));
+	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_GET_APERTURE, ap);
+}
+
+long long gem_wait_object_count(int fd, long long want)
+{
+	double end = igt_now() + 2.0;
+	long long count, bytes;
+
+	for (;;) {
+		igt_gem_objects(fd, &count, &bytes);
+		if (count == want || igt_now() > end)
+			return count;
+		usleep(10000);
+	}
+}

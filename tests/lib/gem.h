@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Thin wrappers of the GEM and i915 ioctls for the tests.
+ *
+ * __gem_foo() returns 0 or -errno and leaves every decision to the
+ * caller; gem_foo() asserts success (and returns the useful value).
+ */
+#ifndef IGT_GEM_H
+#define IGT_GEM_H
+
+#include "igt-lite.h"
+
+static inline uint64_t to_user_pointer(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+static inline void *from_user_pointer(uint64_t u)
+{
+	return (void *)(uintptr_t)u;
+}
+
+/* GETPARAM */
+int __gem_getparam(int fd, int param, int *value);
+int gem_getparam(int fd, int param);
+
+/* GEM_CREATE: *size in, rounded size out */
+int __gem_create(int fd, uint64_t *size, uint32_t *handle);
+uint32_t gem_create(int fd, uint64_t size);
+
+/* GEM_CLOSE */
+int __gem_close(int fd, uint32_t handle);
+void gem_close(int fd, uint32_t handle);
+
+/* GEM_FLINK, GEM_OPEN */
+int __gem_flink(int fd, uint32_t handle, uint32_t *name);
+uint32_t gem_flink(int fd, uint32_t handle);
+int __gem_open(int fd, uint32_t name, uint32_t *handle, uint64_t *size);
+uint32_t gem_open(int fd, uint32_t name);
+
+/* PREAD, PWRITE */
+int __gem_read(int fd, uint32_t handle, uint64_t offset, void *buf,
+	       uint64_t len);
+void gem_read(int fd, uint32_t handle, uint64_t offset, void *buf,
+	      uint64_t len);
+int __gem_write(int fd, uint32_t handle, uint64_t offset, const void *buf,
+		uint64_t len);
+void gem_write(int fd, uint32_t handle, uint64_t offset, const void *buf,
+	       uint64_t len);
+
+/* I915_GEM_MMAP: returns the address in *ptr */
+int __gem_mmap(int fd, uint32_t handle, uint64_t offset, uint64_t size,
+	       uint64_t flags, void **ptr);
+void *gem_mmap__cpu(int fd, uint32_t handle, uint64_t offset,
+		    uint64_t size);
+
+/* SET_DOMAIN, SW_FINISH */
+int __gem_set_domain(int fd, uint32_t handle, uint32_t read, uint32_t write);
+void gem_set_domain(int fd, uint32_t handle, uint32_t read, uint32_t write);
+int __gem_sw_finish(int fd, uint32_t handle);
+
+/* SET_CACHING, GET_CACHING */
+int __gem_set_caching(int fd, uint32_t handle, uint32_t caching);
+int __gem_get_caching(int fd, uint32_t handle, uint32_t *caching);
+uint32_t gem_get_caching(int fd, uint32_t handle);
+
+/* GET_APERTURE */
+int __gem_get_aperture(int fd, struct drm_i915_gem_get_aperture *ap);
+
+/* i915_gem_objects count, after waiting up to 2 s for it to equal @want */
+long long gem_wait_object_count(int fd, long long want);
+
+#endif /* IGT_GEM_H */
