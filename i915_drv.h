@@ -364,6 +364,14 @@ int i915_gem_object_set_to_cpu_domain(struct i915_gem_object *obj,
 				      bool write);
 int i915_gem_object_set_to_gtt_domain(struct i915_gem_object *obj,
 				      bool write);
+int i915_gem_object_wait(struct i915_gem_object *obj, bool write);
+void i915_gem_object_flush_for_release(struct i915_gem_object *obj);
+int i915_gem_object_prepare_read(struct i915_gem_object *obj, bool *clflush);
+int i915_gem_object_prepare_write(struct i915_gem_object *obj,
+				  bool *nontemporal);
+void i915_gem_object_finish_write(struct i915_gem_object *obj);
+int i915_gem_object_flush_if_pinned(struct i915_gem_object *obj);
+int i915_gem_object_set_cache_level(struct i915_gem_object *obj, u32 level);
 int i915_gem_set_domain_ioctl(struct drm_device *dev, void *data,
 			      struct drm_file *file);
 

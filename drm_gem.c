@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: objects on shmfs (the device-independent half of GEM)
+ *
+ * Sections 3 to 5 of the design over the DRM core's GEM: an object is a
+ * &struct drm_gem_object whose storage is a shmfs file; handles, flink
+ * names, GEM_OPEN and PRIME come from the core, which calls back here to
+ * free an object and, for a dma-buf importer, to pin its pages.  This
+ * file owns the life of an object (creation, the device's object list,
+ * freeing), its page pins, byte-exact pread and pwrite, and the legacy
+ * CPU mmap.  What the copies must do about caches
+ * (clflush, non-temporal stores) is decided by the memory-domain code in
+ * i915_gem_domain.c and passed in; nothing here knows about the GPU.
+ *
+ * Pages exist only while pinned (the design's first key feature): the
+ * first i915_gem_object_pin_pages() fills @pages from shmfs and the last
+ * unpin gives them back, after which the kernel may swap them out.
+ * pread and pwrite do not pin: they take one page at a time from the
+ * shmfs page cache, which is the pinned page itself while a pin exists.
+ *
+ * Locking: @pages and @pages_pin_count are under the object's dma_resv
+ * lock.  No user copy happens under that lock or any other driver lock,
+ * so a fault on user memory (even a CPU mmap of the same object) can
+ * never deadlock against the driver.
+ */
+
+#include <drm/drm_cache.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_prime.h>
+#include <drm/drm_print.h>
+#include <uapi/drm/i915_drm.h>
+#include <linux/dma-resv.h>
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/pagemap.h>
+#include <linux/shmem_fs.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "i915_drv.h"
+
+static void object_unlink(struct i915_gem_object *obj)
+{
+	struct i915_device *i915 = obj_to_i915(obj);
+
+	spin_lock(&i915->obj_lock);
+	list_del(&obj->link);
+	i915->object_count--;
+	i915->object_bytes -= obj->base.size;
+	spin_unlock(&i915->obj_lock);
+}
+
+static void object_link(struct i915_gem_object *obj)
+{
+	struct i915_device *i915 = obj_to_i915(obj);
+
+	spin_lock(&i915->obj_lock);
+	list_add_tail(&obj->link, &i915->objects);
+	i915->object_count++;
+	i915->object_bytes += obj->base.size;
+	spin_unlock(&i915->obj_lock);
+}
+
+/*
+ * The core's free callback, run when the last reference goes (the last
+ * handle, flink name, dma-buf or kernel user).  Whoever holds the lock of
+ * an object holds a reference, so the trylock cannot fail; a trylock
+ * because the caller may hold other objects' locks.
+ */
+static void i915_gem_object_free(struct drm_gem_object *gem)
+{
+	struct i915_gem_object *obj = to_i915_obj(gem);
+	bool locked;
+
+	object_unlink(obj);
+
+	locked = dma_resv_trylock(gem->resv);
+	if (!drm_WARN_ON_ONCE(gem->dev, !locked)) {
+		i915_gtt_unbind_locked(obj);
+		if (drm_WARN_ON_ONCE(gem->dev, obj->pages_pin_count)) {
+			obj->pages_pin_count = 1;
+			i915_gem_object_unpin_pages(obj);
+		}
+		dma_resv_unlock(gem->resv);
+	}
+
+	drm_gem_object_release(gem);
+	kfree(obj);
+}
+
+/*
+ * PRIME export: the core's dma-buf ops pin the object while another
+ * device is attached and ask for its pages as a scatterlist.
+ */
+static int i915_gem_object_prime_pin(struct drm_gem_object *gem)
+{
+	struct i915_gem_object *obj = to_i915_obj(gem);
+	int ret;
+
+	ret = dma_resv_lock_interruptible(gem->resv, NULL);
+	if (ret)
+		return ret;
+	ret = i915_gem_object_pin_pages(obj);
+	dma_resv_unlock(gem->resv);
+	return ret;
+}
+
+static void i915_gem_object_prime_unpin(struct drm_gem_object *gem)
+{
+	dma_resv_lock(gem->resv, NULL);
+	i915_gem_object_unpin_pages(to_i915_obj(gem));
+	dma_resv_unlock(gem->resv);
+}
+
+static struct sg_table *
+i915_gem_object_prime_sg_table(struct drm_gem_object *gem)
+{
+	struct i915_gem_object *obj = to_i915_obj(gem);
+
+	/* Pinned by i915_gem_object_prime_pin() for the attachment. */
+	return drm_prime_pages_to_sg(gem->dev, obj->pages,
+				     gem->size >> PAGE_SHIFT);
+}
+
+static const struct drm_gem_object_funcs i915_gem_object_funcs = {
+	.free = i915_gem_object_free,
+	.pin = i915_gem_object_prime_pin,
+	.unpin = i915_gem_object_prime_unpin,
+	.get_sg_table = i915_gem_object_prime_sg_table,
+};
+
+/*
+ * Pages come from shmfs with the mapping's gfp mask, for every path:
+ * pinning, pread/pwrite, CPU faults and swap-in.  The pages are
+ * reclaimable rather than movable, as upstream's shmem objects, and an
+ * allocation that cannot be met fails with -ENOMEM instead of calling the
+ * OOM killer (graphics memory is the first thing a client can give up).
+ * Parts that cannot address memory above 4 GiB get it from ZONE_DMA32:
+ * those with a 32-bit DMA mask, and 965G/965GM, whose GPU misbehaves with
+ * pages above 4 GiB although its mask is 36 bits wide.
+ */
+static void object_set_gfp(struct i915_gem_object *obj)
+{
+	const struct i915_device_info *info = obj_to_i915(obj)->info;
+	gfp_t gfp = GFP_HIGHUSER | __GFP_RECLAIMABLE | __GFP_RETRY_MAYFAIL |
+		    __GFP_NOWARN;
+
+	if (info->dma_bits <= 32 || (info->gen == 4 && !info->is_g4x)) {
+		gfp &= ~__GFP_HIGHMEM;
+		gfp |= __GFP_DMA32;
+	}
+	mapping_set_gfp_mask(obj->base.filp->f_mapping, gfp);
+}
+
+/**
+ * i915_gem_object_create - allocate a GEM object backed by shmfs
+ * @i915: the device
+ * @size: requested size in bytes, rounded up to whole pages
+ *
+ * The object starts with no pages (shmfs allocates them on first use),
+ * in the CPU read and write domains and uncached for the GPU.  The
+ * caller owns the one reference; see i915_gem_object_create_handle().
+ *
+ * Return: the object, or ERR_PTR(-EINVAL) for a size of 0 (or one that
+ * wraps when rounded up), ERR_PTR(-E2BIG) for more than INT_MAX pages,
+ * ERR_PTR(-ENOMEM).
+ */
+struct i915_gem_object *i915_gem_object_create(struct i915_device *i915,
+					       u64 size)
+{
+	struct i915_gem_object *obj;
+	int ret;
+
+	if (!size || size > U64_MAX - PAGE_SIZE + 1)
+		return ERR_PTR(-EINVAL);
+	size = round_up(size, PAGE_SIZE);
+	if (size >> PAGE_SHIFT > INT_MAX)
+		return ERR_PTR(-E2BIG);
+
+	obj = kzalloc(sizeof(*obj), GFP_KERNEL);
+	if (!obj)
+		return ERR_PTR(-ENOMEM);
+
+	obj->base.funcs = &i915_gem_object_funcs;
+	ret = drm_gem_object_init(&i915->drm, &obj->base, size);
+	if (ret)
+		goto err_release;
+
+	object_set_gfp(obj);
+	obj->read_domains = I915_GEM_DOMAIN_CPU;
+	obj->write_domain = I915_GEM_DOMAIN_CPU;
+	obj->cache_level = I915_CACHING_NONE;
+	object_link(obj);
+	return obj;
+
+err_release:
+	drm_gem_object_release(&obj->base);
+	kfree(obj);
+	return ERR_PTR(ret);
+}
+
+/**
+ * i915_gem_object_create_handle - publish a new object to a client
+ * @file: the client
+ * @obj: a new object; the caller's reference passes to the handle
+ * @handle: returns the handle
+ *
+ * On success the handle owns the object; on failure the object is freed.
+ * Either way the caller must not touch @obj afterwards.
+ *
+ * Return: 0 or a negative errno from drm_gem_handle_create().
+ */
+int i915_gem_object_create_handle(struct drm_file *file,
+				  struct i915_gem_object *obj, u32 *handle)
+{
+	int ret;
+
+	ret = drm_gem_handle_create(file, &obj->base, handle);
+	drm_gem_object_put(&obj->base);
+	return ret;
+}
+
+/**
+ * i915_gem_object_lookup - find an object by a client's handle
+ * @file: the client
+ * @handle: the handle
+ *
+ * Return: the object with a new reference (drop it with
+ * drm_gem_object_put()), or NULL if @handle names nothing.
+ */
+struct i915_gem_object *i915_gem_object_lookup(struct drm_file *file,
+					       u32 handle)
+{
+	struct drm_gem_object *gem = drm_gem_object_lookup(file, handle);
+
+	return gem ? to_i915_obj(gem) : NULL;
+}
+
+/**
+ * i915_gem_object_pin_pages - make an object's pages resident
+ * @obj: the object, its dma_resv lock held
+ *
+ * The first pin allocates (or swaps in) every page and fills @obj->pages;
+ * while any pin is held the pages can neither be swapped nor move.
+ *
+ * Return: 0, or -ENOMEM when the pages cannot all be had (an object
+ * larger than the machine's memory can never be pinned).
+ */
+int i915_gem_object_pin_pages(struct i915_gem_object *obj)
+{
+	struct page **pages;
+
+	dma_resv_assert_held(obj->base.resv);
+
+	if (obj->pages_pin_count) {
+		obj->pages_pin_count++;
+		return 0;
+	}
+
+	if (obj->base.size >> PAGE_SHIFT > totalram_pages())
+		return -ENOMEM;
+
+	pages = drm_gem_get_pages(&obj->base);
+	if (IS_ERR(pages)) {
+		/* shmfs says -ENOSPC for no memory; -ENOSPC is the GTT's. */
+		return PTR_ERR(pages) == -ENOSPC ? -ENOMEM : PTR_ERR(pages);
+	}
+
+	obj->pages = pages;
+	obj->pages_pin_count = 1;
+	return 0;
+}
+
+/**
+ * i915_gem_object_unpin_pages - drop one pin of an object's pages
+ * @obj: the object, its dma_resv lock held, with its pages pinned
+ *
+ * The last unpin returns the pages to shmfs, dirty, and the object to the
+ * CPU domain (see i915_gem_object_flush_for_release()): from then on the
+ * kernel may swap or migrate them through the CPU caches.
+ */
+void i915_gem_object_unpin_pages(struct i915_gem_object *obj)
+{
+	dma_resv_assert_held(obj->base.resv);
+
+	if (drm_WARN_ON_ONCE(obj->base.dev, !obj->pages_pin_count))
+		return;
+	if (--obj->pages_pin_count)
+		return;
+
+	i915_gem_object_flush_for_release(obj);
+	drm_gem_put_pages(&obj->base, obj->pages, true, true);
+	obj->pages = NULL;
+}
+
+static struct page *object_page(struct i915_gem_object *obj, pgoff_t idx)
+{
+	return shmem_read_mapping_page(obj->base.filp->f_mapping, idx);
+}
+
+static int pread_page(struct page *page, unsigned int off, unsigned int len,
+		      char __user *user, bool clflush)
+{
+	unsigned long left;
+	char *vaddr;
+
+	vaddr = kmap_local_page(page);
+	if (clflush)
+		drm_clflush_virt_range(vaddr + off, len);
+	left = copy_to_user(user, vaddr + off, len);
+	kunmap_local(vaddr);
+
+	return left ? -EFAULT : 0;
+}
+
+/**
+ * i915_gem_object_pread - copy bytes from an object to user memory
+ * @obj: the object, no lock held
+ * @offset: first byte of the object to read
+ * @data: user buffer
+ * @size: bytes to copy; [@offset, @offset + @size) must lie in the object
+ * @clflush: the CPU caches may hold stale copies of the object (it is not
+ *	in the CPU read domain): invalidate each range before reading it
+ *
+ * Any offset and length are fine; the copy walks the pages one at a time.
+ *
+ * Return: 0, -EFAULT if @data is not writable (some bytes may have been
+ * copied), or -ENOMEM if a page could not be read in.
+ */
+int i915_gem_object_pread(struct i915_gem_object *obj, u64 offset,
+			  void __user *data, u64 size, bool clflush)
+{
+	unsigned int off = offset_in_page(offset);
+	pgoff_t idx = offset >> PAGE_SHIFT;
+	char __user *user = data;
+	struct page *page;
+	int ret = 0;
+
+	while (size) {
+		unsigned int len = min_t(u64, size, PAGE_SIZE - off);
+
+		page = object_page(obj, idx);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
+		ret = pread_page(page, off, len, user, clflush);
+		mark_page_accessed(page);
+		put_page(page);
+		if (ret)
+			return ret;
+
+		user += len;
+		size -= len;
+		idx++;
+		off = 0;
+	}
+	return 0;
+}
+
+/* Flush the first and the last cache line of [vaddr, vaddr + len). */
+static void clflush_edges(char *vaddr, unsigned int len)
+{
+	drm_clflush_virt_range(vaddr, 1);
+	drm_clflush_virt_range(vaddr + len - 1, 1);
+}
+
+/*
+ * A non-temporal copy streams to memory past the CPU caches, except for
+ * the few unaligned bytes at either end, which go through the cache.  So
+ * the lines under those bytes are flushed before (a stale cached copy
+ * must not be merged with the new bytes) and after (the new bytes must
+ * reach memory).
+ */
+static unsigned long copy_from_user_nt(char *vaddr, const char __user *user,
+				       unsigned int len)
+{
+	unsigned long left;
+
+	clflush_edges(vaddr, len);
+	left = __copy_from_user_inatomic_nocache(vaddr, user, len);
+	clflush_edges(vaddr, len);
+	return left;
+}
+
+static int pwrite_page(struct page *page, unsigned int off, unsigned int len,
+		       const char __user *user, bool nontemporal)
+{
+	unsigned long left;
+	char *vaddr;
+
+	vaddr = kmap_local_page(page);
+	if (nontemporal)
+		left = copy_from_user_nt(vaddr + off, user, len);
+	else
+		left = copy_from_user(vaddr + off, user, len);
+	kunmap_local(vaddr);
+
+	return left ? -EFAULT : 0;
+}
+
+static int pwrite_pages(struct i915_gem_object *obj, u64 offset,
+			const char __user *user, u64 size, bool nontemporal)
+{
+	unsigned int off = offset_in_page(offset);
+	pgoff_t idx = offset >> PAGE_SHIFT;
+	struct page *page;
+	int ret;
+
+	while (size) {
+		unsigned int len = min_t(u64, size, PAGE_SIZE - off);
+
+		page = object_page(obj, idx);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
+		ret = pwrite_page(page, off, len, user, nontemporal);
+		set_page_dirty(page);
+		mark_page_accessed(page);
+		put_page(page);
+		if (ret)
+			return ret;
+
+		user += len;
+		size -= len;
+		idx++;
+		off = 0;
+	}
+	return 0;
+}
+
+/**
+ * i915_gem_object_pwrite - copy bytes from user memory into an object
+ * @obj: the object, no lock held
+ * @offset: first byte of the object to write
+ * @data: user buffer
+ * @size: bytes to copy; [@offset, @offset + @size) must lie in the object
+ * @nontemporal: write with non-temporal stores, so that the data lands in
+ *	memory rather than in the CPU caches (for an object outside the CPU
+ *	write domain); the caller does the chipset flush afterwards
+ *
+ * The whole user buffer is faulted in before the first byte is written,
+ * so that a bad pointer leaves the object untouched.  Only a racing
+ * munmap() of the buffer can still stop the copy half-way.
+ *
+ * Return: 0, -EFAULT if @data is not readable, or -ENOMEM if a page could
+ * not be allocated (the bytes before it have been written).
+ */
+int i915_gem_object_pwrite(struct i915_gem_object *obj, u64 offset,
+			   const void __user *data, u64 size, bool nontemporal)
+{
+	if (!access_ok(data, size) || fault_in_readable(data, size))
+		return -EFAULT;
+
+	return pwrite_pages(obj, offset, data, size, nontemporal);
+}
+
+/* Make the CPU mapping at @addr write-combined, as I915_MMAP_WC asks. */
+static int mmap_set_wc(struct i915_gem_object *obj, unsigned long addr,
+		       u64 size)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	int ret = 0;
+
+	if (mmap_write_lock_killable(mm))
+		return -EINTR;
+
+	vma = find_vma(mm, addr);
+	if (vma && vma->vm_file == obj->base.filp && vma->vm_start == addr &&
+	    vma->vm_end - vma->vm_start == PAGE_ALIGN(size))
+		vma->vm_page_prot =
+			pgprot_writecombine(vm_get_page_prot(vma->vm_flags));
+	else
+		ret = -ENOMEM; /* another thread replaced the mapping */
+
+	mmap_write_unlock(mm);
+	return ret;
+}
+
+/**
+ * i915_gem_object_mmap - map an object's shmfs file into the caller
+ * @obj: the object, no lock held
+ * @offset: byte offset of the mapping in the object, page aligned
+ * @size: length of the mapping in bytes
+ * @wc: map write-combined instead of write-back
+ *
+ * A shared, read-write mapping of the object's backing file, the legacy
+ * I915_GEM_MMAP.  The mapping holds the file, not the object: it outlives
+ * the object's handles, and its pages stay pageable.  Coherency with the
+ * GPU is the user's business, through SET_DOMAIN.
+ *
+ * Return: the user address, or a negative errno cast to unsigned long
+ * (test with IS_ERR_VALUE()): -EINVAL for an unaligned offset or a zero
+ * size, -ENOMEM, -EINTR.
+ */
+unsigned long i915_gem_object_mmap(struct i915_gem_object *obj, u64 offset,
+				   u64 size, bool wc)
+{
+	unsigned long addr;
+	int ret;
+
+	addr = vm_mmap(obj->base.filp, 0, size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, offset);
+	if (IS_ERR_VALUE(addr) || !wc)
+		return addr;
+
+	/*
+	 * On failure the mapping stays, write-back, as upstream leaves it:
+	 * unmapping could hit what a racing thread put at that address.
+	 */
+	ret = mmap_set_wc(obj, addr, size);
+	return ret ? ret : addr;
+}

@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: object-level GEM ioctls
+ *
+ * The Intel half of sections 3 to 5 of the design: the ioctl entry points
+ * that create, read, write and map objects and query or change how the
+ * GPU caches them, plus the debugfs views of the object population.  Each
+ * entry point checks every field of its arguments in upstream's order and
+ * with upstream's errnos, then hands the work to drm_gem.c (objects,
+ * pages, copies, mmap) and i915_gem_domain.c (what the caches need).
+ * GEM_CLOSE, GEM_FLINK and GEM_OPEN are the DRM core's own.
+ */
+
+#include <drm/drm_file.h>
+#include <drm/drm_print.h>
+#include <uapi/drm/i915_drm.h>
+#include <linux/mm.h>
+#include <linux/rcupdate.h>
+#include <linux/uaccess.h>
+
+#include <asm/memtype.h>
+
+#include "i915_drv.h"
+
+/*
+ * The i915_gem_drop_caches bits, numbered as upstream's debugfs (and igt)
+ * number them.
+ */
+#define I915_DROP_UNBOUND	BIT_ULL(0)
+#define I915_DROP_BOUND		BIT_ULL(1)
+#define I915_DROP_RETIRE	BIT_ULL(2)
+#define I915_DROP_ACTIVE	BIT_ULL(3)
+#define I915_DROP_FREED		BIT_ULL(4)
+#define I915_DROP_SHRINK_ALL	BIT_ULL(5)
+#define I915_DROP_IDLE		BIT_ULL(6)
+#define I915_DROP_RESET_ACTIVE	BIT_ULL(7)
+#define I915_DROP_RESET_SEQNO	BIT_ULL(8)
+#define I915_DROP_RCU		BIT_ULL(9)
+#define I915_DROP_ALL		GENMASK_ULL(9, 0)
+
+/* [offset, offset + size) does not fit in an object of @objsize bytes. */
+static bool range_overflows(u64 offset, u64 size, u64 objsize)
+{
+	return offset >= objsize || size > objsize - offset;
+}
+
+/**
+ * i915_gem_init - set up object-level GEM for a device
+ * @i915: the device; its object list is already initialised
+ *
+ * Return: 0.
+ */
+int i915_gem_init(struct i915_device *i915)
+{
+	drm_dbg(&i915->drm, "GEM: shmfs objects, %u-bit DMA\n",
+		i915->info->dma_bits);
+	return 0;
+}
+
+/* A bound object of the device, with a reference, or NULL. */
+static struct i915_gem_object *get_bound_object(struct i915_device *i915)
+{
+	struct i915_gem_object *obj, *found = NULL;
+
+	spin_lock(&i915->obj_lock);
+	list_for_each_entry(obj, &i915->objects, link) {
+		if (drm_mm_node_allocated(&obj->gtt_node) &&
+		    kref_get_unless_zero(&obj->base.refcount)) {
+			found = obj;
+			break;
+		}
+	}
+	spin_unlock(&i915->obj_lock);
+	return found;
+}
+
+/**
+ * i915_gem_fini - tear down object-level GEM of a device
+ * @i915: the device, unplugged: no ioctl runs any more
+ *
+ * Objects still open by clients outlive the hardware until their last
+ * handle goes, so each is unbound now, pinned or not, and so never
+ * touches the hardware again.
+ */
+void i915_gem_fini(struct i915_device *i915)
+{
+	struct i915_gem_object *obj;
+
+	while ((obj = get_bound_object(i915))) {
+		dma_resv_lock(obj->base.resv, NULL);
+		i915_gtt_unbind_locked(obj);
+		dma_resv_unlock(obj->base.resv);
+		drm_gem_object_put(&obj->base);
+	}
+}
+
+/**
+ * i915_gem_create_ioctl - GEM_CREATE: make a new object
+ * @dev: DRM device
+ * @data: &struct drm_i915_gem_create; @size in, rounded up to whole pages
+ *	on return, with the new @handle
+ * @file: DRM file
+ *
+ * Return: 0; -EINVAL for a size of 0 (or one that wraps when rounded up);
+ * -E2BIG for more than INT_MAX pages; -ENOMEM.
+ */
+int i915_gem_create_ioctl(struct drm_device *dev, void *data,
+			  struct drm_file *file)
+{
+	struct drm_i915_gem_create *args = data;
+	struct i915_gem_object *obj;
+	u64 size;
+	int ret;
+
+	obj = i915_gem_object_create(to_i915(dev), args->size);
+	if (IS_ERR(obj)) {
+		drm_dbg(dev, "create: size 0x%llx: %ld\n", args->size,
+			PTR_ERR(obj));
+		return PTR_ERR(obj);
+	}
+
+	size = obj->base.size; /* the handle may be closed at once */
+	ret = i915_gem_object_create_handle(file, obj, &args->handle);
+	if (ret)
+		return ret;
+
+	args->size = size;
+	return 0;
+}
+
+/**
+ * i915_gem_pread_ioctl - PREAD: copy bytes out of an object
+ * @dev: DRM device
+ * @data: &struct drm_i915_gem_pread
+ * @file: DRM file
+ *
+ * Waits for the GPU to finish writing the object; reads what it wrote.
+ *
+ * Return: 0, also for a size of 0 (before anything else is looked at);
+ * -EFAULT for a bad user buffer; -ENOENT for a bad handle; -EINVAL if the
+ * range does not fit in the object; -ERESTARTSYS on a signal; -ENOMEM.
+ */
+int i915_gem_pread_ioctl(struct drm_device *dev, void *data,
+			 struct drm_file *file)
+{
+	struct drm_i915_gem_pread *args = data;
+	void __user *user = u64_to_user_ptr(args->data_ptr);
+	struct i915_gem_object *obj;
+	bool clflush;
+	int ret;
+
+	if (!args->size)
+		return 0;
+	if (!access_ok(user, args->size))
+		return -EFAULT;
+
+	obj = i915_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+
+	if (range_overflows(args->offset, args->size, obj->base.size)) {
+		drm_dbg(dev, "pread: 0x%llx+0x%llx beyond 0x%zx\n",
+			args->offset, args->size, obj->base.size);
+		ret = -EINVAL;
+		goto out_put;
+	}
+
+	ret = i915_gem_object_prepare_read(obj, &clflush);
+	if (ret)
+		goto out_put;
+	ret = i915_gem_object_pread(obj, args->offset, user, args->size,
+				    clflush);
+
+out_put:
+	drm_gem_object_put(&obj->base);
+	return ret;
+}
+
+/**
+ * i915_gem_pwrite_ioctl - PWRITE: copy bytes into an object
+ * @dev: DRM device
+ * @data: &struct drm_i915_gem_pwrite
+ * @file: DRM file
+ *
+ * Waits for the GPU to finish with the object.  An object outside the
+ * CPU write domain is written with non-temporal stores.  A bad user
+ * buffer leaves the object unchanged.
+ *
+ * Return: 0, also for a size of 0 (before anything else is looked at);
+ * -EFAULT for a bad user buffer; -ENOENT for a bad handle; -EINVAL if the
+ * range does not fit in the object; -ERESTARTSYS on a signal; -ENOMEM.
+ */
+int i915_gem_pwrite_ioctl(struct drm_device *dev, void *data,
+			  struct drm_file *file)
+{
+	struct drm_i915_gem_pwrite *args = data;
+	const void __user *user = u64_to_user_ptr(args->data_ptr);
+	struct i915_gem_object *obj;
+	bool nontemporal;
+	int ret;
+
+	if (!args->size)
+		return 0;
+	if (!access_ok(user, args->size))
+		return -EFAULT;
+
+	obj = i915_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+
+	if (range_overflows(args->offset, args->size, obj->base.size)) {
+		drm_dbg(dev, "pwrite: 0x%llx+0x%llx beyond 0x%zx\n",
+			args->offset, args->size, obj->base.size);
+		ret = -EINVAL;
+		goto out_put;
+	}
+
+	ret = i915_gem_object_prepare_write(obj, &nontemporal);
+	if (ret)
+		goto out_put;
+	ret = i915_gem_object_pwrite(obj, args->offset, user, args->size,
+				     nontemporal);
+	if (nontemporal)
+		i915_gem_object_finish_write(obj);
+
+out_put:
+	drm_gem_object_put(&obj->base);
+	return ret;
+}
+
+/**
+ * i915_gem_mmap_ioctl - MMAP: map an object into the caller, CPU cached
+ *	or write-combined
+ * @dev: DRM device
+ * @data: &struct drm_i915_gem_mmap; the address is returned in @addr_ptr
+ * @file: DRM file
+ *
+ * The legacy CPU mmap of the design's section 5.  The mapping does not
+ * keep the object alive, only its backing storage.
+ *
+ * Return: 0; -EINVAL for unknown flags, a range beyond the object, an
+ * unaligned offset or a size of 0; -ENODEV for I915_MMAP_WC on a CPU
+ * without PAT; -ENOENT for a bad handle; -ENOMEM; -EINTR.
+ */
+int i915_gem_mmap_ioctl(struct drm_device *dev, void *data,
+			struct drm_file *file)
+{
+	struct drm_i915_gem_mmap *args = data;
+	bool wc = args->flags & I915_MMAP_WC;
+	struct i915_gem_object *obj;
+	unsigned long addr;
+
+	if (args->flags & ~I915_MMAP_WC) {
+		drm_dbg(dev, "mmap: unknown flags 0x%llx\n", args->flags);
+		return -EINVAL;
+	}
+	if (wc && !pat_enabled())
+		return -ENODEV;
+
+	obj = i915_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+
+	if (range_overflows(args->offset, args->size, obj->base.size)) {
+		drm_dbg(dev, "mmap: 0x%llx+0x%llx beyond 0x%zx\n",
+			args->offset, args->size, obj->base.size);
+		addr = -EINVAL;
+	} else {
+		addr = i915_gem_object_mmap(obj, args->offset, args->size, wc);
+	}
+	drm_gem_object_put(&obj->base);
+
+	if (IS_ERR_VALUE(addr))
+		return (long)addr;
+	args->addr_ptr = addr;
+	return 0;
+}
+
+/**
+ * i915_gem_sw_finish_ioctl - SW_FINISH: the CPU is done writing an object
+ * @dev: DRM device
+ * @data: &struct drm_i915_gem_sw_finish
+ * @file: DRM file
+ *
+ * Flushes CPU writes of an object whose pages are pinned (it may be
+ * scanned out); for any other object there is nothing to do yet.
+ *
+ * Return: 0, -ENOENT for a bad handle, -EINTR on a signal.
+ */
+int i915_gem_sw_finish_ioctl(struct drm_device *dev, void *data,
+			     struct drm_file *file)
+{
+	struct drm_i915_gem_sw_finish *args = data;
+	struct i915_gem_object *obj;
+	int ret;
+
+	obj = i915_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+
+	ret = i915_gem_object_flush_if_pinned(obj);
+	drm_gem_object_put(&obj->base);
+	return ret;
+}
+
+/**
+ * i915_gem_get_aperture_ioctl - GET_APERTURE: how big is the GTT
+ * @dev: DRM device
+ * @data: &struct drm_i915_gem_get_aperture
+ * @file: DRM file
+ *
+ * @aper_size is the whole GTT; @aper_available_size what is left for
+ * objects once the space GEM does not manage and the pinned objects are
+ * taken away.
+ *
+ * Return: 0, or -EINTR on a signal.
+ */
+int i915_gem_get_aperture_ioctl(struct drm_device *dev, void *data,
+				struct drm_file *file)
+{
+	struct drm_i915_gem_get_aperture *args = data;
+	struct i915_gtt *gtt = &to_i915(dev)->gtt;
+	u64 managed, pinned;
+
+	if (mutex_lock_interruptible(&gtt->lock))
+		return -EINTR;
+	args->aper_size = gtt->total;
+	managed = gtt->end - gtt->start;
+	pinned = gtt->pinned_bytes;
+	mutex_unlock(&gtt->lock);
+
+	args->aper_available_size = managed - pinned;
+	return 0;
+}
+
+/**
+ * i915_gem_set_caching_ioctl - SET_CACHING: snooped or uncached GPU access
+ * @dev: DRM device
+ * @data: &struct drm_i915_gem_caching
+ * @file: DRM file
+ *
+ * I915_CACHING_DISPLAY means uncached on Gen3/Gen4 (no write-through
+ * caching).  A bound object is unbound, to be bound again with the new
+ * kind of GTT entries.
+ *
+ * Return: 0; -EINVAL for an unknown mode; -ENODEV for I915_CACHING_CACHED
+ * on a part that cannot snoop; -ENOENT for a bad handle; -EBUSY if the
+ * object is pinned in the GTT; -ERESTARTSYS or -EINTR on a signal.
+ */
+int i915_gem_set_caching_ioctl(struct drm_device *dev, void *data,
+			       struct drm_file *file)
+{
+	struct drm_i915_gem_caching *args = data;
+	struct i915_gem_object *obj;
+	u32 level;
+	int ret;
+
+	switch (args->caching) {
+	case I915_CACHING_NONE:
+	case I915_CACHING_DISPLAY:
+		level = I915_CACHING_NONE;
+		break;
+	case I915_CACHING_CACHED:
+		if (!to_i915(dev)->info->has_snoop)
+			return -ENODEV;
+		level = I915_CACHING_CACHED;
+		break;
+	default:
+		drm_dbg(dev, "set_caching: unknown mode %u\n", args->caching);
+		return -EINVAL;
+	}
+
+	obj = i915_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+
+	ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
+	if (ret)
+		goto out_put;
+	ret = i915_gem_object_set_cache_level(obj, level);
+	dma_resv_unlock(obj->base.resv);
+
+out_put:
+	drm_gem_object_put(&obj->base);
+	return ret;
+}
+
+/**
+ * i915_gem_get_caching_ioctl - GET_CACHING: how the GPU maps an object
+ * @dev: DRM device
+ * @data: &struct drm_i915_gem_caching; @caching is returned
+ * @file: DRM file
+ *
+ * Return: 0, or -ENOENT for a bad handle.
+ */
+int i915_gem_get_caching_ioctl(struct drm_device *dev, void *data,
+			       struct drm_file *file)
+{
+	struct drm_i915_gem_caching *args = data;
+	struct i915_gem_object *obj;
+
+	obj = i915_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+
+	args->caching = READ_ONCE(obj->cache_level);
+	drm_gem_object_put(&obj->base);
+	return 0;
+}
+
+/**
+ * i915_gem_drop_caches_supported - the i915_gem_drop_caches bits accepted
+ *
+ * Every bit upstream defines is accepted; see i915_gem_drop_caches() for
+ * what each one does here.
+ *
+ * Return: the mask of DROP_* bits.
+ */
+u64 i915_gem_drop_caches_supported(void)
+{
+	return I915_DROP_ALL;
+}
+
+/**
+ * i915_gem_drop_caches - debugfs i915_gem_drop_caches: release what can be
+ * @i915: the device
+ * @mask: DROP_* bits, as igt writes them; unknown bits are ignored
+ *
+ * BOUND and SHRINK_ALL unbind every object that is not pinned, which
+ * gives their pages back to shmfs.  UNBOUND has nothing to do: unbound
+ * objects hold no pages.  RCU waits for RCU callbacks.  FREED has nothing
+ * to do: objects are freed as soon as their last reference goes.
+ * RETIRE, ACTIVE, IDLE and the RESET bits concern GPU requests; this
+ * function is the place for them once execution exists.
+ *
+ * Return: 0, or -ERESTARTSYS if a signal interrupted the unbinding.
+ */
+int i915_gem_drop_caches(struct i915_device *i915, u64 mask)
+{
+	int ret = 0;
+
+	drm_dbg(&i915->drm, "drop caches 0x%llx [0x%llx]\n", mask,
+		mask & I915_DROP_ALL);
+
+	if (mask & (I915_DROP_BOUND | I915_DROP_SHRINK_ALL))
+		ret = i915_gtt_evict_all(i915);
+	if (mask & I915_DROP_RCU)
+		rcu_barrier();
+	return ret;
+}
+
+static void print_object(struct drm_printer *p, struct i915_gem_object *obj)
+{
+	struct drm_gem_object *gem = &obj->base;
+
+	drm_printf(p, "%p: %zu bytes, %u handles, name %d, pages %u, domains 0x%02x/0x%02x, %s",
+		   obj, gem->size, READ_ONCE(gem->handle_count),
+		   READ_ONCE(gem->name), READ_ONCE(obj->pages_pin_count),
+		   READ_ONCE(obj->read_domains), READ_ONCE(obj->write_domain),
+		   READ_ONCE(obj->cache_level) ? "snooped" : "uncached");
+	if (drm_mm_node_allocated(&obj->gtt_node))
+		drm_printf(p, ", gtt 0x%08llx, pins %u", obj->gtt_node.start,
+			   READ_ONCE(obj->pin_count));
+	drm_printf(p, "\n");
+}
+
+/**
+ * i915_gem_print_objects - debugfs i915_gem_objects
+ * @i915: the device
+ * @p: where to print
+ *
+ * The first line is "<count> objects, <bytes> bytes", the form igt scans
+ * with "%i objects"; then one line per object.  The per-object fields are
+ * read without the objects' locks: a snapshot, not a consistent one.
+ */
+void i915_gem_print_objects(struct i915_device *i915, struct drm_printer *p)
+{
+	struct i915_gem_object *obj;
+
+	spin_lock(&i915->obj_lock);
+	drm_printf(p, "%u objects, %llu bytes\n", i915->object_count,
+		   i915->object_bytes);
+	list_for_each_entry(obj, &i915->objects, link)
+		print_object(p, obj);
+	spin_unlock(&i915->obj_lock);
+}
