@@ -310,6 +310,8 @@ static int __init i915_init(void)
 	int ret;
 
 	if (i915_sim_param) {
+		if (i915_sim_param < 0 || i915_sim_param > U16_MAX)
+			return -EINVAL;
 		ret = i915_sim_create(i915_sim_param);
 		if (ret)
 			return ret;

@@ -55,8 +55,13 @@
 #define   I915_RING_VALID		BIT(0)
 #define   I915_RING_WAIT		BIT(11)
 #define   I915_RING_NR_PAGES		0x001ff000
+#define   I915_RING_CTL_SIZE(bytes)	(((bytes) - 4096) & I915_RING_NR_PAGES)
 #define I915_HWS_PGA			0x2080
+#define   I915_HWS_ADDR_MASK		0xfffff000u
+#define   I965_HWS_ADDR_HI_MASK		0xf0u	/* phys bits 35:32 in 7:4 */
+#define   I965_HWS_ADDR_HI_SHIFT	28
 #define I915_HWSTAM			0x2098
+#define   I915_HWSTAM_USER_ONLY		((u32)~I915_USER_INTERRUPT)
 #define I915_MI_MODE			0x209c
 #define   I915_MI_MODE_STOP_RING	BIT(8)
 #define   I915_MI_MODE_IDLE		BIT(9)
@@ -97,13 +102,14 @@
  */
 
 /* PGTBL_CTL fields: size code (G33/965/G4x) and table address */
-#define   I915_PGTBL_SIZE_MASK		(7 << 1)
-#define   I965_PGTBL_SIZE_512K		(0 << 1)
-#define   I965_PGTBL_SIZE_256K		(1 << 1)
-#define   I965_PGTBL_SIZE_128K		(2 << 1)
-#define   I965_PGTBL_SIZE_1M		(3 << 1)
-#define   I965_PGTBL_SIZE_2M		(4 << 1)
-#define   I965_PGTBL_SIZE_1_5M		(5 << 1)
+#define   I965_PGTBL_SIZE(code)		((code) << 1)
+#define   I915_PGTBL_SIZE_MASK		I965_PGTBL_SIZE(7)
+#define   I965_PGTBL_SIZE_512K		I965_PGTBL_SIZE(0)
+#define   I965_PGTBL_SIZE_256K		I965_PGTBL_SIZE(1)
+#define   I965_PGTBL_SIZE_128K		I965_PGTBL_SIZE(2)
+#define   I965_PGTBL_SIZE_1M		I965_PGTBL_SIZE(3)
+#define   I965_PGTBL_SIZE_2M		I965_PGTBL_SIZE(4)
+#define   I965_PGTBL_SIZE_1_5M		I965_PGTBL_SIZE(5)
 #define   I965_PGTBL_ADDR_HI_MASK	0xf0u	/* phys bits 35:32 in 7:4 */
 #define   I915_PGTBL_ADDR_MASK		0xfffff000u
 #define I965_PGTBL_CTL2			0x20c4
@@ -113,9 +119,6 @@
 #define I915_PRB2_BASE			0x2050
 #define   I915_HEAD_WRAP_COUNT		0xffe00000u
 #define   I915_RING_START_MASK		0xfffff000u
-#define   I915_HWS_ADDR_MASK		0xfffff000u
-#define   I965_HWS_ADDR_HI_MASK		0xf0u	/* phys bits 35:32 in 7:4 */
-#define   I965_HWS_ADDR_HI_SHIFT	28
 #define I915_NOPID			0x2094
 #define I915_GEN3_DMA_FADD		0x20d0
 #define I965_INSTPS			0x2070

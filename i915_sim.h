@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DOC: software model of a Gen3/Gen4 GPU
+ *
+ * The model is one &struct i915_sim: a register file at the GPU's MMIO
+ * offsets, a GTT of 32-bit entries in the generation's real format, the
+ * interrupt latch (IER/IIR/IMR/ISR) driving an INTx line, and the PCI
+ * function that presents it all on a virtual PCI bus (i915_sim_pci.c).
+ * The driver reaches it only through &struct i915_hw_funcs (i915_sim.c).
+ *
+ * Files: i915_sim.c (creation, chip table, the hardware seam),
+ * i915_sim_mmio.c (register semantics, interrupts, errors),
+ * i915_sim_gtt.c (GTT entries and GPU memory access), i915_sim_pci.c
+ * (virtual PCI bus and config space), i915_sim_debugfs.c.
+ *
+ * A command streamer and blitter plug in through @kick, @engine_busy and
+ * the helpers below: i915_sim_gtt_read32()/write32()/copy() for memory
+ * through the GTT, i915_sim_hws_write32() for the status page,
+ * i915_sim_irq_raise() for interrupts and i915_sim_error_locked() /
+ * i915_sim_page_fault_locked() for errors.
+ */
+#ifndef _I915_SIM_H_
+#define _I915_SIM_H_
+
+#include <linux/atomic.h>
+#include <linux/irq_work.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include "i915_reg.h"
+
+struct dentry;
+struct page;
+struct pci_dev;
+struct i915_sim_pci;
+
+/**
+ * struct i915_sim_chip - one GPU the model can impersonate
+ * @device_id: PCI device id
+ * @gen: graphics generation, 3 or 4
+ * @flags: I915_SIM_MOBILE, I915_SIM_G33, I915_SIM_G4X
+ * @name: marketing name
+ */
+struct i915_sim_chip {
+	u16 device_id;
+	u8 gen;
+	u8 flags;
+	const char *name;
+};
+
+#define I915_SIM_MOBILE		BIT(0)
+/* G33/Q33/Q35/Pineview: GTT size code, 36-bit PTEs, status page in GGTT */
+#define I915_SIM_G33		BIT(1)
+/* G45/GM45 family: GTT at BAR0 + 2 MiB, status page in GGTT */
+#define I915_SIM_G4X		BIT(2)
+
+/**
+ * struct i915_sim_engine_regs - generation-dependent engine register offsets
+ * @ipeir: instruction parser error identity
+ * @ipehr: instruction parser error header
+ * @instdone: instruction done
+ * @acthd: active head
+ * @dma_fadd: DMA fetch address
+ */
+struct i915_sim_engine_regs {
+	u32 ipeir;
+	u32 ipehr;
+	u32 instdone;
+	u32 acthd;
+	u32 dma_fadd;
+};
+
+/**
+ * struct i915_sim - the simulated GPU
+ * @chip: what is impersonated
+ * @eng: engine register offsets of this generation
+ * @gtt_entries: number of GTT entries (4 KiB each)
+ * @pgtbl_size: PGTBL_CTL size code that reads back (0 on 915/945)
+ * @pte_hi: PTEs carry physical address bits 35:32 in bits 7:4
+ * @hws_in_ggtt: HWS_PGA is a GGTT offset rather than a physical address
+ * @hws_hi: a physical HWS_PGA carries address bits 35:32 in bits 7:4
+ * @eir_page_table: the EIR bit of a page-table error
+ * @scratch: zeroed page that cleared GTT entries point at
+ * @scratch_phys: physical address of @scratch
+ * @lock: protects @regs, @gtt, @engine_busy and @kick; taken from any
+ *	context including hard IRQ (raw, irqsave).  It nests inside the PCI
+ *	config-space lock (a GDRST write resets the engine) and nothing is
+ *	taken inside it.  Memory accessed through the GTT is read and written
+ *	under it, so once gtt_clear returns no access to an old page is in
+ *	flight.
+ * @regs: register file, I915_MMIO_SIZE bytes, indexed by offset / 4
+ * @gtt: the GTT entries
+ * @engine_busy: the command streamer is executing (MI_MODE idle reads 0)
+ * @kick: command streamer hook, called under @lock after a write to the
+ *	render ring's TAIL or CTL or to MI_MODE; NULL while there is none;
+ *	must not sleep
+ * @cs: command streamer private state
+ * @pci_command: last value written to config COMMAND (memory decode, bus
+ *	mastering and INTx disable gate MMIO, DMA and the interrupt line)
+ * @irq_work: raises the interrupt line from hard-IRQ context
+ * @irq: Linux IRQ number of the INTx line
+ * @flushes: chipset flushes seen (debugfs)
+ * @irq_asserts: times the interrupt line was raised (debugfs)
+ * @gtt_faults: GPU accesses refused by the GTT (debugfs)
+ * @gtt_bounced: GTT entries written with a swiotlb bounce address (debugfs)
+ * @bound: a driver holds the hardware seam
+ * @pci: the virtual PCI bus
+ * @pdev: the GPU's PCI function (a reference is held)
+ * @debugfs: the model's debugfs directory
+ */
+struct i915_sim {
+	const struct i915_sim_chip *chip;
+	struct i915_sim_engine_regs eng;
+	u32 gtt_entries;
+	u32 pgtbl_size;
+	bool pte_hi;
+	bool hws_in_ggtt;
+	bool hws_hi;
+	u32 eir_page_table;
+	struct page *scratch;
+	phys_addr_t scratch_phys;
+
+	raw_spinlock_t lock;
+	u32 *regs;
+	u32 *gtt;
+	bool engine_busy;
+	void (*kick)(struct i915_sim *sim);
+	void *cs;
+
+	u16 pci_command;
+	struct irq_work irq_work;
+	unsigned int irq;
+	atomic_long_t flushes;
+	atomic_long_t irq_asserts;
+	atomic_long_t gtt_faults;
+	atomic_long_t gtt_bounced;
+	atomic_t bound;
+
+	struct i915_sim_pci *pci;
+	struct pci_dev *pdev;
+	struct dentry *debugfs;
+};
+
+/* Raw access to one register; @reg must be below I915_MMIO_SIZE. */
+static inline u32 *i915_sim_reg(struct i915_sim *sim, u32 reg)
+{
+	return &sim->regs[reg / sizeof(u32)];
+}
+
+/* i915_sim.c: module entry points and the hardware seam */
+int i915_sim_create(u16 device_id);
+void i915_sim_destroy(void);
+
+/* i915_sim_mmio.c: registers, interrupts, errors */
+void i915_sim_mmio_reset(struct i915_sim *sim);
+u32 i915_sim_mmio_peek(struct i915_sim *sim, u32 reg);
+u32 i915_sim_mmio_read(struct i915_sim *sim, u32 reg);
+void i915_sim_mmio_write(struct i915_sim *sim, u32 reg, u32 val);
+void i915_sim_engine_reset(struct i915_sim *sim);
+void i915_sim_irq_raise(struct i915_sim *sim, u32 bits);
+void i915_sim_irq_raise_locked(struct i915_sim *sim, u32 bits);
+void i915_sim_irq_update_locked(struct i915_sim *sim);
+void i915_sim_irq_work(struct irq_work *work);
+void i915_sim_error(struct i915_sim *sim, u32 eir);
+void i915_sim_error_locked(struct i915_sim *sim, u32 eir);
+void i915_sim_page_fault_locked(struct i915_sim *sim, u32 pgtbl_er);
+
+/* i915_sim_gtt.c: GTT entries and GPU memory access */
+void i915_sim_gtt_set(struct i915_sim *sim, unsigned int first,
+		      const dma_addr_t *addrs, unsigned int count, u32 type);
+void i915_sim_gtt_set_scratch(struct i915_sim *sim, unsigned int first,
+			      unsigned int count);
+int i915_sim_pte_decode(struct i915_sim *sim, u32 pte, phys_addr_t *phys);
+struct page *i915_sim_gtt_page_locked(struct i915_sim *sim, u32 addr);
+int i915_sim_gtt_copy(struct i915_sim *sim, u32 addr, void *buf, size_t len,
+		      bool to_gpu);
+int i915_sim_gtt_read32(struct i915_sim *sim, u32 addr, u32 *val);
+int i915_sim_gtt_write32(struct i915_sim *sim, u32 addr, u32 val);
+int i915_sim_hws_write32_locked(struct i915_sim *sim, u32 offset, u32 val);
+int i915_sim_hws_write32(struct i915_sim *sim, u32 offset, u32 val);
+
+/* i915_sim_pci.c: the virtual PCI bus */
+int i915_sim_pci_create(struct i915_sim *sim);
+void i915_sim_pci_destroy(struct i915_sim *sim);
+
+/* i915_sim_debugfs.c */
+void i915_sim_debugfs_init(struct i915_sim *sim);
+void i915_sim_debugfs_fini(struct i915_sim *sim);
+
+#endif /* _I915_SIM_H_ */

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: software model - GTT and GPU memory access
+ *
+ * The model's GTT is an array of 32-bit entries in the generation's real
+ * format: physical address bits 31:12, on G33/Pineview/965/G4x also bits
+ * 35:32 in entry bits 7:4, the cache type in bits 2:1 and the valid bit.
+ * Entries never written are invalid; cleared entries point at the model's
+ * scratch page with the valid bit set, as intel-gtt leaves them.
+ *
+ * Every GPU access to memory goes through here: a graphics address is
+ * translated by its entry (which must be valid and name a page the kernel
+ * knows, pfn_valid()) and the page is accessed under &i915_sim.lock, so a
+ * driver that clears entries and then frees the pages cannot race with the
+ * model.  DMA needs bus mastering enabled in config space, as on hardware.
+ *
+ * DMA addresses are physical addresses here: the virtual bus has no
+ * IOMMU and no firmware node, so its devices use dma-direct.  A DMA mask
+ * narrower than the memory the pages come from makes dma-direct bounce
+ * through swiotlb (set up when RAM extends above 4 GiB), and the model,
+ * like hardware, then sees the bounce page, which is copied back only at
+ * unmap: the driver must allocate every page the GPU uses within its DMA
+ * mask (the 32-bit parts: GFP_DMA32).  Entries pointing into swiotlb are
+ * counted (debugfs "info": gtt_bounced) and logged once.
+ */
+
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/pci.h>
+#include <linux/swiotlb.h>
+
+#include "i915_reg.h"
+#include "i915_sim.h"
+#include "i915_sim_regs.h"
+
+static u32 pte_encode(struct i915_sim *sim, u64 addr, u32 type)
+{
+	u64 limit = sim->pte_hi ? BIT_ULL(36) : BIT_ULL(32);
+	u32 pte = lower_32_bits(addr) & I915_PTE_ADDR_MASK;
+
+	/* The driver's DMA mask keeps addresses inside the PTE format. */
+	if (WARN_ON_ONCE(addr >= limit))
+		return 0;
+	if (sim->pte_hi)
+		pte |= (addr >> I965_PTE_ADDR_HI_SHIFT) & I965_PTE_ADDR_HI_MASK;
+	return pte | type | I915_PTE_VALID;
+}
+
+/**
+ * i915_sim_pte_decode - the physical address an entry points at
+ * @sim: the model
+ * @pte: a GTT entry
+ * @phys: the page's physical address
+ *
+ * Return: 0, or -EFAULT if the entry is not valid.
+ */
+int i915_sim_pte_decode(struct i915_sim *sim, u32 pte, phys_addr_t *phys)
+{
+	u64 addr = pte & I915_PTE_ADDR_MASK;
+
+	if (!(pte & I915_PTE_VALID))
+		return -EFAULT;
+	if (sim->pte_hi)
+		addr |= (u64)(pte & I965_PTE_ADDR_HI_MASK) <<
+			I965_PTE_ADDR_HI_SHIFT;
+	*phys = addr;
+	return 0;
+}
+
+/* A bounce buffer gets the GPU's writes only until the driver unmaps it. */
+static u32 pte_encode_dma(struct i915_sim *sim, dma_addr_t addr, u32 type)
+{
+	struct device *dev = &sim->pdev->dev;
+
+	if (is_swiotlb_buffer(dev, addr)) {
+		atomic_long_inc(&sim->gtt_bounced);
+		dev_warn_once(dev, "GTT entry points at a swiotlb bounce buffer: object pages must lie within the DMA mask\n");
+	}
+	return pte_encode(sim, addr, type);
+}
+
+/* Write entries, dropping the lock every batch to bound IRQ-off time. */
+static void gtt_write(struct i915_sim *sim, unsigned int first,
+		      unsigned int count, const dma_addr_t *addrs, u32 type)
+{
+	u32 scratch = pte_encode(sim, sim->scratch_phys, I915_PTE_UNCACHED);
+	unsigned long flags;
+	unsigned int i;
+
+	/* Callers are the driver's GTT code: a bad range is a driver bug. */
+	if (WARN_ON_ONCE(first > sim->gtt_entries ||
+			 count > sim->gtt_entries - first))
+		return;
+
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	for (i = 0; i < count; i++) {
+		u32 pte = addrs ? pte_encode_dma(sim, addrs[i], type) : scratch;
+
+		WRITE_ONCE(sim->gtt[first + i], pte);
+		if ((i + 1) % I915_SIM_GTT_BATCH == 0) {
+			raw_spin_unlock_irqrestore(&sim->lock, flags);
+			raw_spin_lock_irqsave(&sim->lock, flags);
+		}
+	}
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+/**
+ * i915_sim_gtt_set - write GTT entries for a run of pages
+ * @sim: the model
+ * @first: first entry
+ * @addrs: DMA address of each page
+ * @count: number of entries
+ * @type: I915_PTE_UNCACHED or I915_PTE_SNOOPED
+ */
+void i915_sim_gtt_set(struct i915_sim *sim, unsigned int first,
+		      const dma_addr_t *addrs, unsigned int count, u32 type)
+{
+	gtt_write(sim, first, count, addrs, type);
+}
+
+/**
+ * i915_sim_gtt_set_scratch - point GTT entries at the scratch page
+ * @sim: the model
+ * @first: first entry
+ * @count: number of entries
+ */
+void i915_sim_gtt_set_scratch(struct i915_sim *sim, unsigned int first,
+			      unsigned int count)
+{
+	gtt_write(sim, first, count, NULL, I915_PTE_UNCACHED);
+}
+
+static bool dma_allowed(struct i915_sim *sim)
+{
+	return READ_ONCE(sim->pci_command) & PCI_COMMAND_MASTER;
+}
+
+static struct page *phys_page(phys_addr_t phys)
+{
+	unsigned long pfn = PHYS_PFN(phys);
+
+	return pfn_valid(pfn) ? pfn_to_page(pfn) : ERR_PTR(-EFAULT);
+}
+
+/**
+ * i915_sim_gtt_page_locked - translate a graphics address to its page
+ * @sim: the model, its lock held (keep it while using the page)
+ * @addr: graphics address
+ *
+ * Return: the page, or ERR_PTR(-ERANGE) beyond the GTT, ERR_PTR(-EFAULT)
+ * for an invalid entry or one naming no page, ERR_PTR(-EIO) while the GTT
+ * is disabled in PGTBL_CTL or bus mastering is off.
+ */
+struct page *i915_sim_gtt_page_locked(struct i915_sim *sim, u32 addr)
+{
+	unsigned int idx = addr / I915_GTT_PAGE_SIZE;
+	phys_addr_t phys;
+
+	lockdep_assert_held(&sim->lock);
+	if (!dma_allowed(sim) ||
+	    !(*i915_sim_reg(sim, I915_PGTBL_CTL) & I915_PGTBL_ENABLE))
+		return ERR_PTR(-EIO);
+	if (idx >= sim->gtt_entries)
+		return ERR_PTR(-ERANGE);
+	if (i915_sim_pte_decode(sim, sim->gtt[idx], &phys))
+		return ERR_PTR(-EFAULT);
+	return phys_page(phys);
+}
+
+/* Copy within one page; @len must not cross a page boundary. */
+static int gtt_copy_page(struct i915_sim *sim, u32 addr, void *buf,
+			 size_t len, bool to_gpu)
+{
+	unsigned int offset = offset_in_page(addr);
+	unsigned long flags;
+	struct page *page;
+	void *vaddr;
+
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	page = i915_sim_gtt_page_locked(sim, addr);
+	if (IS_ERR(page)) {
+		raw_spin_unlock_irqrestore(&sim->lock, flags);
+		atomic_long_inc(&sim->gtt_faults);
+		return PTR_ERR(page);
+	}
+	vaddr = kmap_local_page(page);
+	if (to_gpu)
+		memcpy(vaddr + offset, buf, len);
+	else
+		memcpy(buf, vaddr + offset, len);
+	kunmap_local(vaddr);
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
+	return 0;
+}
+
+/**
+ * i915_sim_gtt_copy - the GPU reads or writes memory through the GTT
+ * @sim: the model
+ * @addr: graphics address
+ * @buf: kernel buffer
+ * @len: bytes
+ * @to_gpu: true to write @buf to graphics memory, false to read into it
+ *
+ * Page by page; on error the pages before the failing one were copied.
+ * Faults are counted but not reported: the caller decides which error
+ * register (and client bit) the access sets.
+ *
+ * Return: 0, or the error of i915_sim_gtt_page_locked().
+ */
+int i915_sim_gtt_copy(struct i915_sim *sim, u32 addr, void *buf, size_t len,
+		      bool to_gpu)
+{
+	u64 end = (u64)addr + len;
+	int ret;
+
+	if (end > (u64)sim->gtt_entries * I915_GTT_PAGE_SIZE)
+		return -ERANGE;
+
+	while (len) {
+		size_t chunk = min_t(size_t, len,
+				     PAGE_SIZE - offset_in_page(addr));
+
+		ret = gtt_copy_page(sim, addr, buf, chunk, to_gpu);
+		if (ret)
+			return ret;
+		addr += chunk;
+		buf += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+/**
+ * i915_sim_gtt_read32 - the GPU reads a dword through the GTT
+ * @sim: the model
+ * @addr: graphics address, dword aligned
+ * @val: the value read
+ *
+ * Return: 0, -EINVAL if @addr is not aligned, or as i915_sim_gtt_copy().
+ */
+int i915_sim_gtt_read32(struct i915_sim *sim, u32 addr, u32 *val)
+{
+	if (!IS_ALIGNED(addr, sizeof(u32)))
+		return -EINVAL;
+	return i915_sim_gtt_copy(sim, addr, val, sizeof(*val), false);
+}
+
+/**
+ * i915_sim_gtt_write32 - the GPU writes a dword through the GTT
+ * @sim: the model
+ * @addr: graphics address, dword aligned
+ * @val: the value to write
+ *
+ * Return: 0, -EINVAL if @addr is not aligned, or as i915_sim_gtt_copy().
+ */
+int i915_sim_gtt_write32(struct i915_sim *sim, u32 addr, u32 val)
+{
+	if (!IS_ALIGNED(addr, sizeof(u32)))
+		return -EINVAL;
+	return i915_sim_gtt_copy(sim, addr, &val, sizeof(val), true);
+}
+
+/* The status page as HWS_PGA names it: a GGTT offset or a physical page. */
+static struct page *hws_page_locked(struct i915_sim *sim)
+{
+	u32 pga = *i915_sim_reg(sim, I915_HWS_PGA);
+	u64 phys = pga & I915_HWS_ADDR_MASK;
+
+	if (sim->hws_in_ggtt)
+		return i915_sim_gtt_page_locked(sim, phys);
+	if (!dma_allowed(sim))
+		return ERR_PTR(-EIO);
+	if (sim->hws_hi)
+		phys |= (u64)(pga & I965_HWS_ADDR_HI_MASK) <<
+			I965_HWS_ADDR_HI_SHIFT;
+	/* Never programmed: do not scribble over physical page 0. */
+	if (!phys)
+		return ERR_PTR(-EFAULT);
+	return phys_page(phys);
+}
+
+/**
+ * i915_sim_hws_write32_locked - the GPU writes a hardware status page dword
+ * @sim: the model, its lock held
+ * @offset: byte offset in the status page, dword aligned
+ * @val: the value to write
+ *
+ * Return: 0, -EINVAL for a bad @offset, or the translation error.
+ */
+int i915_sim_hws_write32_locked(struct i915_sim *sim, u32 offset, u32 val)
+{
+	struct page *page;
+	u32 *vaddr;
+
+	lockdep_assert_held(&sim->lock);
+	if (offset >= I915_GTT_PAGE_SIZE || !IS_ALIGNED(offset, sizeof(u32)))
+		return -EINVAL;
+
+	page = hws_page_locked(sim);
+	if (IS_ERR(page)) {
+		atomic_long_inc(&sim->gtt_faults);
+		return PTR_ERR(page);
+	}
+	vaddr = kmap_local_page(page);
+	vaddr[offset / sizeof(u32)] = val;
+	kunmap_local(vaddr);
+	return 0;
+}
+
+/**
+ * i915_sim_hws_write32 - the GPU writes a hardware status page dword
+ * @sim: the model
+ * @offset: byte offset in the status page, dword aligned
+ * @val: the value to write
+ *
+ * Return: as i915_sim_hws_write32_locked().
+ */
+int i915_sim_hws_write32(struct i915_sim *sim, u32 offset, u32 val)
+{
+	unsigned long flags;
+	int ret;
+
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	ret = i915_sim_hws_write32_locked(sim, offset, val);
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
+	return ret;
+}

@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: software model - the virtual PCI bus
+ *
+ * Presents the model as PCI function 00:02.0 (8086:<id>, class 0x030000)
+ * on a root bus of its own, in the highest free PCI domain not above
+ * 0xffff, under a platform device.  The bus answers config cycles from a
+ * 256-byte config space per the rules below, owns one memory window that
+ * the PCI core assigns the BARs from, and routes INTA# to a one-interrupt
+ * IRQ domain, so the PCI driver probes it exactly like real hardware.
+ *
+ * Config space: COMMAND starts at 0 (x86's VGA fixups then leave the
+ * device alone); BARs size and decode as on the real part (Gen3: BAR 0
+ * MMIO, BAR 2 aperture, BAR 3 GTT; Gen4: 64-bit BAR 0 MMIO + GTT, 64-bit
+ * BAR 2 aperture); no capabilities, so no MSI; GDRST (0xc0) resets the
+ * render engine and reports completion at once in the generation's style.
+ *
+ * INTA# reaches pdev->irq through the host bridge's map_irq (the PCI core
+ * calls it before probe); pdev->pin is cleared after the scan so that
+ * ACPI does not try to route the pin (it would log "can't derive
+ * routing").  A kernel without ACPI (the debug lane) routes through x86's
+ * PIRQ/MP-table code instead, which reads the pin from config space at
+ * pci_enable_device(), logs "can't find IRQ for PCI INT A" and leaves
+ * pdev->irq alone, as long as the MP table has no entry for bus 0 slot 2
+ * (true under QEMU with SeaBIOS and qboot).
+ *
+ * There is deliberately no host bridge at 00:00.0: Debian builds
+ * agpgart-intel into the kernel, and a bridge with an Intel GMCH id would
+ * make it probe the bridge, find the simulated GPU through
+ * intel_gmch_probe() and keep a reference to it in intel-gtt's global
+ * state.  Nothing in the driver needs the bridge.
+ */
+
+#include <linux/irq.h>
+#include <linux/irqdomain.h>
+#include <linux/log2.h>
+#include <linux/pci.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+
+#include "i915_reg.h"
+#include "i915_sim.h"
+#include "i915_sim_regs.h"
+
+#define SIM_NAME	"i915_sim"
+
+/**
+ * struct i915_sim_pci - the virtual PCI bus of the model
+ * @sim: the model
+ * @sysdata: x86 bus data: domain and node, everything else NULL
+ * @host: platform device, parent of the host bridge
+ * @busn: bus number range [00-ff]
+ * @window: memory window, claimed in iomem_resource
+ * @fwnode: name of @irq_domain
+ * @irq_domain: one interrupt: the GPU's INTA#
+ * @bus: the root bus
+ * @cfg_lock: protects @cfg; taken inside the PCI core's config lock (and
+ *	without it by x86's direct accessors); &i915_sim.lock nests inside it
+ * @cfg: the GPU's config space
+ * @wmask: per config byte, the bits software may change
+ */
+struct i915_sim_pci {
+	struct i915_sim *sim;
+	struct pci_sysdata sysdata;
+	struct platform_device *host;
+	struct resource busn;
+	struct resource window;
+	struct fwnode_handle *fwnode;
+	struct irq_domain *irq_domain;
+	struct pci_bus *bus;
+	raw_spinlock_t cfg_lock;
+	u8 cfg[I915_SIM_CFG_SIZE];
+	u8 wmask[I915_SIM_CFG_SIZE];
+};
+
+static struct i915_sim_pci *bus_to_sim_pci(const struct pci_bus *bus)
+{
+	return container_of(to_pci_sysdata(bus), struct i915_sim_pci, sysdata);
+}
+
+/* Store @size bytes of @val little-endian at @where. */
+static void cfg_put(u8 *space, unsigned int where, u32 val, unsigned int size)
+{
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		space[where + i] = val >> (8 * i);
+}
+
+static u32 cfg_get(const u8 *space, unsigned int where, unsigned int size)
+{
+	unsigned int i;
+	u32 val = 0;
+
+	for (i = 0; i < size; i++)
+		val |= (u32)space[where + i] << (8 * i);
+	return val;
+}
+
+static void cfg_init_bar(struct i915_sim_pci *pci, unsigned int bar, u64 size,
+			 u32 flags)
+{
+	unsigned int where = PCI_BASE_ADDRESS_0 + bar * sizeof(u32);
+	u64 mask = ~(size - 1);
+
+	cfg_put(pci->cfg, where, flags, sizeof(u32));
+	cfg_put(pci->wmask, where,
+		lower_32_bits(mask) & PCI_BASE_ADDRESS_MEM_MASK, sizeof(u32));
+	if (flags & PCI_BASE_ADDRESS_MEM_TYPE_64)
+		cfg_put(pci->wmask, where + sizeof(u32), upper_32_bits(mask),
+			sizeof(u32));
+}
+
+static void cfg_init_bars(struct i915_sim_pci *pci)
+{
+	struct i915_sim *sim = pci->sim;
+	u64 gtt_bytes = (u64)sim->gtt_entries * I915_SIM_PTE_BYTES;
+	u32 mem64 = PCI_BASE_ADDRESS_MEM_TYPE_64;
+	u32 gtt_offset;
+
+	if (sim->chip->gen == 3) {
+		cfg_init_bar(pci, I915_MMIO_BAR, I915_MMIO_SIZE, 0);
+		cfg_init_bar(pci, I915_APERTURE_BAR, I915_SIM_APERTURE_SIZE,
+			     PCI_BASE_ADDRESS_MEM_PREFETCH);
+		cfg_init_bar(pci, I915_GEN3_GTT_BAR,
+			     roundup_pow_of_two(gtt_bytes), 0);
+		return;
+	}
+
+	/* Gen4: MMIO and GTT share 64-bit BAR 0. */
+	gtt_offset = sim->chip->flags & I915_SIM_G4X ? I915_G4X_GTT_OFFSET :
+						       I915_GEN4_GTT_OFFSET;
+	cfg_init_bar(pci, I915_MMIO_BAR,
+		     roundup_pow_of_two(gtt_offset + gtt_bytes), mem64);
+	cfg_init_bar(pci, I915_APERTURE_BAR, I915_SIM_APERTURE_SIZE,
+		     mem64 | PCI_BASE_ADDRESS_MEM_PREFETCH);
+}
+
+static void cfg_init(struct i915_sim_pci *pci)
+{
+	u16 id = pci->sim->chip->device_id;
+
+	cfg_put(pci->cfg, PCI_VENDOR_ID, PCI_VENDOR_ID_INTEL, 2);
+	cfg_put(pci->cfg, PCI_DEVICE_ID, id, 2);
+	cfg_put(pci->wmask, PCI_COMMAND, I915_SIM_COMMAND_WMASK, 2);
+	cfg_put(pci->cfg, PCI_REVISION_ID, I915_SIM_REVISION, 1);
+	cfg_put(pci->cfg, PCI_CLASS_PROG, PCI_CLASS_DISPLAY_VGA << 8, 3);
+	cfg_put(pci->wmask, PCI_CACHE_LINE_SIZE, 0xff, 1);
+	cfg_put(pci->wmask, PCI_LATENCY_TIMER, 0xff, 1);
+	cfg_put(pci->cfg, PCI_HEADER_TYPE, PCI_HEADER_TYPE_NORMAL, 1);
+	cfg_init_bars(pci);
+	cfg_put(pci->cfg, PCI_SUBSYSTEM_VENDOR_ID, PCI_VENDOR_ID_INTEL, 2);
+	cfg_put(pci->cfg, PCI_SUBSYSTEM_ID, id, 2);
+	cfg_put(pci->wmask, PCI_INTERRUPT_LINE, 0xff, 1);
+	cfg_put(pci->cfg, PCI_INTERRUPT_PIN, I915_SIM_INTX_PIN, 1);
+	cfg_put(pci->wmask, I915_PCI_GDRST,
+		I915_GDRST_RESET_ENABLE | I915_GDRST_DOMAIN_MASK, 1);
+}
+
+/*
+ * A GDRST reset completes at once.  915/945/965 report it in the status
+ * bit while the enable bit is set; G33, Pineview and G4x clear the enable
+ * bit when done.
+ */
+static void cfg_gdrst_written(struct i915_sim_pci *pci)
+{
+	u8 *gdrst = &pci->cfg[I915_PCI_GDRST];
+	bool status_style = !(pci->sim->chip->flags &
+			      (I915_SIM_G33 | I915_SIM_G4X));
+
+	if (*gdrst & I915_GDRST_RESET_ENABLE) {
+		i915_sim_engine_reset(pci->sim);
+		if (status_style)
+			*gdrst |= I915_GDRST_RESET_STATUS;
+		else
+			*gdrst &= ~I915_GDRST_RESET_ENABLE;
+	} else {
+		*gdrst &= ~I915_GDRST_RESET_STATUS;
+	}
+}
+
+static bool cfg_hits(int where, int size, unsigned int reg)
+{
+	return reg >= where && reg < where + size;
+}
+
+static bool cfg_present(struct pci_bus *bus, unsigned int devfn, int where,
+			int size)
+{
+	return !bus->number && devfn == I915_SIM_GPU_DEVFN && where >= 0 &&
+	       where + size <= I915_SIM_CFG_SIZE;
+}
+
+static int sim_cfg_read(struct pci_bus *bus, unsigned int devfn, int where,
+			int size, u32 *val)
+{
+	struct i915_sim_pci *pci = bus_to_sim_pci(bus);
+	unsigned long flags;
+
+	if (!cfg_present(bus, devfn, where, size)) {
+		PCI_SET_ERROR_RESPONSE(val);
+		return PCIBIOS_DEVICE_NOT_FOUND;
+	}
+
+	raw_spin_lock_irqsave(&pci->cfg_lock, flags);
+	*val = cfg_get(pci->cfg, where, size);
+	raw_spin_unlock_irqrestore(&pci->cfg_lock, flags);
+	return PCIBIOS_SUCCESSFUL;
+}
+
+static int sim_cfg_write(struct pci_bus *bus, unsigned int devfn, int where,
+			 int size, u32 val)
+{
+	struct i915_sim_pci *pci = bus_to_sim_pci(bus);
+	unsigned long flags;
+	int i;
+
+	if (!cfg_present(bus, devfn, where, size))
+		return PCIBIOS_DEVICE_NOT_FOUND;
+
+	raw_spin_lock_irqsave(&pci->cfg_lock, flags);
+	for (i = 0; i < size; i++) {
+		u8 wmask = pci->wmask[where + i];
+		u8 byte = val >> (8 * i);
+
+		pci->cfg[where + i] = (pci->cfg[where + i] & ~wmask) |
+				      (byte & wmask);
+	}
+	if (cfg_hits(where, size, PCI_COMMAND))
+		WRITE_ONCE(pci->sim->pci_command,
+			   cfg_get(pci->cfg, PCI_COMMAND, 2));
+	if (cfg_hits(where, size, I915_PCI_GDRST))
+		cfg_gdrst_written(pci);
+	raw_spin_unlock_irqrestore(&pci->cfg_lock, flags);
+	return PCIBIOS_SUCCESSFUL;
+}
+
+static struct pci_ops i915_sim_pci_ops = {
+	.read = sim_cfg_read,
+	.write = sim_cfg_write,
+};
+
+static bool domain_in_use(int domain)
+{
+	struct pci_bus *bus = NULL;
+
+	while ((bus = pci_find_next_bus(bus)))
+		if (pci_domain_nr(bus) == domain)
+			return true;
+	return false;
+}
+
+static int pick_domain(void)
+{
+	int domain;
+
+	for (domain = I915_SIM_DOMAIN_MAX; domain > 0; domain--)
+		if (!domain_in_use(domain))
+			return domain;
+	return -EBUSY;
+}
+
+/*
+ * Claim the window's CPU range: the highest free window-aligned range of
+ * physical address space, above 4 GiB.  No one ever maps it: the driver
+ * reaches the model through the hardware seam only.
+ */
+static int window_claim(struct i915_sim_pci *pci)
+{
+	resource_size_t size = I915_SIM_WINDOW_SIZE;
+	resource_size_t start;
+
+	pci->window.name = SIM_NAME;
+	pci->window.flags = IORESOURCE_MEM;
+	start = ALIGN_DOWN(iomem_resource.end - size + 1, size);
+	for (; start >= I915_SIM_WINDOW_CPU_MIN; start -= size) {
+		pci->window.start = start;
+		pci->window.end = start + size - 1;
+		if (!request_resource(&iomem_resource, &pci->window))
+			return 0;
+	}
+	return -ENOSPC;
+}
+
+static int sim_irq_map(struct irq_domain *d, unsigned int virq,
+		       irq_hw_number_t hw)
+{
+	static struct irq_chip chip = { .name = SIM_NAME };
+
+	irq_set_chip_and_handler(virq, &chip, handle_simple_irq);
+	irq_set_chip_data(virq, d->host_data);
+	return 0;
+}
+
+static const struct irq_domain_ops sim_irq_domain_ops = {
+	.map = sim_irq_map,
+};
+
+static int sim_irq_create(struct i915_sim_pci *pci)
+{
+	pci->fwnode = irq_domain_alloc_named_fwnode(SIM_NAME);
+	if (!pci->fwnode)
+		return -ENOMEM;
+
+	pci->irq_domain = irq_domain_create_linear(pci->fwnode, 1,
+						   &sim_irq_domain_ops, pci);
+	if (!pci->irq_domain)
+		goto err_fwnode;
+
+	pci->sim->irq = irq_create_mapping(pci->irq_domain, 0);
+	if (!pci->sim->irq)
+		goto err_domain;
+	return 0;
+
+err_domain:
+	irq_domain_remove(pci->irq_domain);
+err_fwnode:
+	irq_domain_free_fwnode(pci->fwnode);
+	return -ENOMEM;
+}
+
+static void sim_irq_destroy(struct i915_sim_pci *pci)
+{
+	unsigned int irq = pci->sim->irq;
+
+	/* Later raises see no line; let one in flight finish. */
+	WRITE_ONCE(pci->sim->irq, 0);
+	irq_work_sync(&pci->sim->irq_work);
+	irq_dispose_mapping(irq);
+	irq_domain_remove(pci->irq_domain);
+	irq_domain_free_fwnode(pci->fwnode);
+}
+
+static int sim_map_irq(const struct pci_dev *dev, u8 slot, u8 pin)
+{
+	return bus_to_sim_pci(dev->bus)->sim->irq;
+}
+
+static int bus_create(struct i915_sim_pci *pci)
+{
+	resource_size_t offset = pci->window.start - I915_SIM_WINDOW_BUS_BASE;
+	LIST_HEAD(resources);
+
+	pci->busn.name = SIM_NAME;
+	pci->busn.start = 0;
+	pci->busn.end = I915_SIM_BUS_MAX;
+	pci->busn.flags = IORESOURCE_BUS;
+	pci_add_resource(&resources, &pci->busn);
+	pci_add_resource_offset(&resources, &pci->window, offset);
+
+	pci->bus = pci_create_root_bus(&pci->host->dev, 0, &i915_sim_pci_ops,
+				       &pci->sysdata, &resources);
+	if (!pci->bus) {
+		pci_free_resource_list(&resources);
+		return -ENODEV;
+	}
+	to_pci_host_bridge(pci->bus->bridge)->map_irq = sim_map_irq;
+	return 0;
+}
+
+static void bus_remove(struct i915_sim_pci *pci)
+{
+	pci_lock_rescan_remove();
+	pci_stop_root_bus(pci->bus);
+	pci_remove_root_bus(pci->bus);
+	pci_unlock_rescan_remove();
+}
+
+/* Scan, hold the GPU, assign BARs, then let drivers probe it. */
+static int bus_populate(struct i915_sim_pci *pci)
+{
+	struct pci_dev *pdev;
+
+	pci_lock_rescan_remove();
+	pci_scan_child_bus(pci->bus);
+	pdev = pci_get_slot(pci->bus, I915_SIM_GPU_DEVFN);
+	if (!pdev) {
+		pci_unlock_rescan_remove();
+		return -ENODEV;
+	}
+	/* The line is routed by map_irq; keep ACPI from trying to. */
+	pdev->pin = 0;
+	pci->sim->pdev = pdev;
+	pci_assign_unassigned_bus_resources(pci->bus);
+	pci_bus_add_devices(pci->bus);
+	pci_unlock_rescan_remove();
+	return 0;
+}
+
+static int sim_pci_setup(struct i915_sim_pci *pci)
+{
+	int ret;
+
+	ret = pick_domain();
+	if (ret < 0)
+		return ret;
+	pci->sysdata.domain = ret;
+	pci->sysdata.node = first_online_node;
+
+	pci->host = platform_device_register_simple(SIM_NAME,
+						    PLATFORM_DEVID_NONE,
+						    NULL, 0);
+	if (IS_ERR(pci->host))
+		return PTR_ERR(pci->host);
+
+	ret = window_claim(pci);
+	if (ret)
+		goto err_host;
+
+	ret = sim_irq_create(pci);
+	if (ret)
+		goto err_window;
+
+	ret = bus_create(pci);
+	if (ret)
+		goto err_irq;
+
+	ret = bus_populate(pci);
+	if (ret)
+		goto err_bus;
+	return 0;
+
+err_bus:
+	bus_remove(pci);
+err_irq:
+	sim_irq_destroy(pci);
+err_window:
+	release_resource(&pci->window);
+err_host:
+	platform_device_unregister(pci->host);
+	return ret;
+}
+
+/**
+ * i915_sim_pci_create - present the model on a new virtual PCI bus
+ * @sim: the model
+ *
+ * Drivers may probe the GPU before this returns; @sim must be complete.
+ *
+ * Return: 0 on success or a negative errno.
+ */
+int i915_sim_pci_create(struct i915_sim *sim)
+{
+	struct i915_sim_pci *pci;
+	int ret;
+
+	pci = kzalloc(sizeof(*pci), GFP_KERNEL);
+	if (!pci)
+		return -ENOMEM;
+
+	pci->sim = sim;
+	raw_spin_lock_init(&pci->cfg_lock);
+	cfg_init(pci);
+	sim->pci = pci;
+
+	ret = sim_pci_setup(pci);
+	if (ret) {
+		sim->pci = NULL;
+		kfree(pci);
+	}
+	return ret;
+}
+
+/**
+ * i915_sim_pci_destroy - remove the virtual PCI bus
+ * @sim: the model
+ *
+ * Unbinds any driver from the GPU, then releases the bus, the interrupt
+ * and the window.
+ */
+void i915_sim_pci_destroy(struct i915_sim *sim)
+{
+	struct i915_sim_pci *pci = sim->pci;
+
+	bus_remove(pci);
+	pci_dev_put(sim->pdev);
+	sim->pdev = NULL;
+	sim_irq_destroy(pci);
+	release_resource(&pci->window);
+	platform_device_unregister(pci->host);
+	sim->pci = NULL;
+	kfree(pci);
+}
