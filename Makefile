@@ -9,7 +9,7 @@ KDIR ?= /usr/src/linux-headers-$(KVER)
 LINUX_SRC ?= /usr/src/linux-source-6.1
 PWD := $(shell pwd)
 
-SRCS := $(wildcard *.c *.h include/*.h)
+SRCS := $(filter-out %.mod.c,$(wildcard *.c *.h include/*.h))
 
 all: modules
 
@@ -30,7 +30,7 @@ lint:
 	@! grep -E 'warning:|error:' .lint.log
 	$(LINUX_SRC)/scripts/checkpatch.pl --strict --no-tree --terse \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(SRCS)
-	$(LINUX_SRC)/scripts/kernel-doc -none $(wildcard *.c *.h) 2>&1 | \
+	$(LINUX_SRC)/scripts/kernel-doc -none $(SRCS) 2>&1 | \
 		tee .kdoc.log; ! test -s .kdoc.log
 
 deps:
