@@ -360,10 +360,17 @@ static int bus_create(struct i915_sim_pci *pci)
 
 static void bus_remove(struct i915_sim_pci *pci)
 {
+	struct pci_host_bridge *bridge = to_pci_host_bridge(pci->bus->bridge);
+
 	pci_lock_rescan_remove();
 	pci_stop_root_bus(pci->bus);
 	pci_remove_root_bus(pci->bus);
 	pci_unlock_rescan_remove();
+	/*
+	 * pci_remove_root_bus() only deletes the host bridge; the reference
+	 * pci_create_root_bus() gave us frees it and its window list.
+	 */
+	put_device(&bridge->dev);
 }
 
 /* Scan, hold the GPU, assign BARs, then let drivers probe it. */
