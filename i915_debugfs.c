@@ -6,8 +6,12 @@
  * i915_capabilities (what the bound GPU is), i915_gem_objects (object
  * count and bytes first, then each object), i915_gem_drop_caches (write
  * a hex mask of DROP_* bits as igt does; reading returns the supported
- * mask), i915_gtt (the managed range and its allocations) and
- * i915_interrupt_info (interrupt counters and registers).
+ * mask), i915_gtt (the managed range and its allocations),
+ * i915_interrupt_info (interrupt counters and registers), i915_requests
+ * (the breadcrumb and every request not yet retired, with its age),
+ * i915_ring (the ring's registers and the driver's view of it) and
+ * i915_wedged (reads 1 while the GPU is declared hung; writing anything
+ * restarts an idle wedged ring, see i915_request_unwedge()).
  */
 
 #include <drm/drm_debugfs.h>
@@ -88,11 +92,55 @@ static int i915_interrupt_info_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
+static int i915_requests_show(struct seq_file *m, void *unused)
+{
+	struct drm_printer p = drm_seq_file_printer(m);
+
+	i915_request_print(node_to_i915(m), &p);
+	return 0;
+}
+
+/* Per generation: the ACTHD, IPEIR, IPEHR and INSTDONE offsets. */
+static void ring_print_status(struct seq_file *m, struct i915_device *i915)
+{
+	struct i915_hw *hw = &i915->hw;
+	bool gen3 = i915->info->gen < 4;
+
+	seq_printf(m, "ACTHD: 0x%08x\n",
+		   i915_read(hw, gen3 ? I915_GEN3_ACTHD : I965_ACTHD));
+	seq_printf(m, "IPEIR: 0x%08x\n",
+		   i915_read(hw, gen3 ? I915_GEN3_IPEIR : I965_IPEIR));
+	seq_printf(m, "IPEHR: 0x%08x\n",
+		   i915_read(hw, gen3 ? I915_GEN3_IPEHR : I965_IPEHR));
+	seq_printf(m, "INSTDONE: 0x%08x\n",
+		   i915_read(hw, gen3 ? I915_GEN3_INSTDONE : I965_INSTDONE));
+}
+
+static int i915_ring_show(struct seq_file *m, void *unused)
+{
+	struct i915_device *i915 = node_to_i915(m);
+	struct i915_ring *ring = &i915->ring;
+	struct i915_hw *hw = &i915->hw;
+
+	seq_printf(m, "size: %u, gtt offset: 0x%08x, driver tail: 0x%x\n",
+		   ring->size, ring->gtt_offset, READ_ONCE(ring->tail));
+	seq_printf(m, "START: 0x%08x\n", i915_read(hw, I915_RING_START));
+	seq_printf(m, "HEAD: 0x%08x\n", i915_read(hw, I915_RING_HEAD));
+	seq_printf(m, "TAIL: 0x%08x\n", i915_read(hw, I915_RING_TAIL));
+	seq_printf(m, "CTL: 0x%08x\n", i915_read(hw, I915_RING_CTL));
+	seq_printf(m, "HWS_PGA: 0x%08x\n", i915_read(hw, I915_HWS_PGA));
+	seq_printf(m, "MI_MODE: 0x%08x\n", i915_read(hw, I915_MI_MODE));
+	ring_print_status(m, i915);
+	return 0;
+}
+
 static const struct drm_info_list i915_debugfs_list[] = {
 	{ "i915_capabilities", i915_capabilities_show, 0 },
 	{ "i915_gem_objects", i915_gem_objects_show, 0 },
 	{ "i915_gtt", i915_gtt_show, 0 },
 	{ "i915_interrupt_info", i915_interrupt_info_show, 0 },
+	{ "i915_requests", i915_requests_show, 0 },
+	{ "i915_ring", i915_ring_show, 0 },
 };
 
 static int i915_drop_caches_get(void *data, u64 *val)
@@ -109,6 +157,22 @@ static int i915_drop_caches_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(i915_drop_caches_fops, i915_drop_caches_get,
 			 i915_drop_caches_set, "0x%08llx\n");
 
+static int i915_wedged_get(void *data, u64 *val)
+{
+	struct i915_device *i915 = data;
+
+	*val = READ_ONCE(i915->ring.wedged);
+	return 0;
+}
+
+static int i915_wedged_set(void *data, u64 val)
+{
+	return i915_request_unwedge(data);
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(i915_wedged_fops, i915_wedged_get, i915_wedged_set,
+			 "%llu\n");
+
 /**
  * i915_debugfs_init - create the driver's debugfs files
  * @minor: the DRM minor whose debugfs directory receives them
@@ -122,4 +186,6 @@ void i915_debugfs_init(struct drm_minor *minor)
 				 minor->debugfs_root, minor);
 	debugfs_create_file("i915_gem_drop_caches", 0644, minor->debugfs_root,
 			    i915, &i915_drop_caches_fops);
+	debugfs_create_file("i915_wedged", 0644, minor->debugfs_root, i915,
+			    &i915_wedged_fops);
 }

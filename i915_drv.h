@@ -18,6 +18,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <linux/ww_mutex.h>
 
 #include "i915_hw.h"
 
@@ -60,8 +61,12 @@ struct i915_device_info {
  * @kernel_start: start of the range the driver keeps for itself (ring,
  *	status page), between the managed range and the last guard page
  * @kernel_next: next free byte of that range
- * @lock: protects @mm, @start, @end, @pinned_bytes and every object's
- *	GTT node; taken after an object's dma_resv lock, never before
+ * @lru: bound objects, least recently used first; the eviction scan
+ *	walks it from the head
+ * @lock: protects @mm, @start, @end, @pinned_bytes, @lru and every
+ *	object's GTT node, &i915_gem_object.gtt_link and
+ *	&i915_gem_object.evicting; taken after an object's dma_resv lock,
+ *	never before
  */
 struct i915_gtt {
 	struct drm_mm mm;
@@ -73,7 +78,23 @@ struct i915_gtt {
 	u64 pinned_bytes;
 	u64 kernel_start;
 	u64 kernel_next;
+	struct list_head lru;
 	struct mutex lock; /* see the lock order above */
+};
+
+/**
+ * struct i915_gtt_place - where an object may be bound
+ * @size: bytes of GTT space to take, at least the object's size (larger
+ *	for an execbuffer object with pad_to_size)
+ * @alignment: required alignment of the address, 0 or a power of two
+ * @offset: the address the object must have when @fixed
+ * @fixed: bind at exactly @offset (softpin)
+ */
+struct i915_gtt_place {
+	u64 size;
+	u64 alignment;
+	u64 offset;
+	bool fixed;
 };
 
 /**
@@ -89,8 +110,8 @@ struct i915_gtt {
  * @hws_gtt: GTT address of @hws_page where the GPU wants a GTT address
  * @hws: CPU mapping of @hws_page
  * @lock: serialises emission into the ring: @tail, @next_seqno and the
- *	order of @requests; outermost of the driver's locks, taken after
- *	every dma_resv lock of an execbuffer
+ *	order of @requests; taken after every dma_resv lock of an
+ *	execbuffer, and nothing but @fence_lock is taken inside it
  * @fence_lock: protects @requests and signals fences; taken in hard-IRQ
  *	context, so always with interrupts disabled
  * @requests: emitted requests in seqno order, each holding a reference
@@ -162,6 +183,14 @@ static inline struct i915_device *to_i915(const struct drm_device *dev)
 	return container_of(dev, struct i915_device, drm);
 }
 
+/* Domains the CPU reads and writes through, and those of the GPU. */
+#define I915_GEM_CPU_DOMAINS \
+	(I915_GEM_DOMAIN_CPU | I915_GEM_DOMAIN_GTT | I915_GEM_DOMAIN_WC)
+#define I915_GEM_GPU_DOMAINS \
+	(I915_GEM_DOMAIN_RENDER | I915_GEM_DOMAIN_SAMPLER | \
+	 I915_GEM_DOMAIN_COMMAND | I915_GEM_DOMAIN_INSTRUCTION | \
+	 I915_GEM_DOMAIN_VERTEX)
+
 /* THROTTLE waits for the caller's requests older than this. */
 #define I915_THROTTLE_MS	20
 
@@ -188,6 +217,11 @@ struct i915_file {
  * @tail: ring offset just past the request; the ring has that much room
  *	again once it completed
  * @emitted: jiffies when it was submitted
+ * @objects: the objects the GPU uses for this request, each with a
+ *	reference that keeps it (and its GTT binding) alive until the
+ *	request is retired; a closed busy object is freed only then
+ * @num_objects: entries used in @objects
+ * @max_objects: entries allocated in @objects
  */
 struct i915_request {
 	struct dma_fence fence;
@@ -197,7 +231,13 @@ struct i915_request {
 	struct list_head client_link;
 	u32 tail;
 	unsigned long emitted;
+	struct drm_gem_object **objects;
+	unsigned int num_objects;
+	unsigned int max_objects;
 };
+
+/* Ring dwords i915_request_emit() writes: flush, breadcrumb, interrupt. */
+#define I915_REQUEST_DWORDS	6
 
 /**
  * struct i915_gem_object - a GEM object of this driver
@@ -212,7 +252,15 @@ struct i915_request {
  * @gtt_dma: DMA address of each page while bound
  * @pin_count: user pins (I915_GEM_PIN); a pinned object never moves
  * @pin_file: the file that holds the pins
- * @evict_link: entry in a local eviction list (under &i915_gtt.lock)
+ * @gtt_link: entry in &i915_gtt.lru while bound (under &i915_gtt.lock)
+ * @evicting: claimed by one evictor, which alone uses @evict_link; other
+ *	evictors leave the object alone (under &i915_gtt.lock)
+ * @evict_link: entry in the claiming evictor's list
+ * @ww_link: entry in &i915_ww.locked while an acquire context holds the
+ *	object's dma_resv lock
+ * @gpu_error: -EIO when the last request that used the object failed
+ *	because the GPU hung: set by i915_request_wedge(), cleared (under the
+ *	dma_resv lock) when a new request takes the object
  * @link: entry in &i915_device.objects (under &i915_device.obj_lock)
  *
  * @pages, @pages_pin_count, @read_domains, @write_domain, @cache_level,
@@ -230,7 +278,11 @@ struct i915_gem_object {
 	dma_addr_t *gtt_dma;
 	unsigned int pin_count;
 	struct drm_file *pin_file;
+	struct list_head gtt_link;
+	bool evicting;
 	struct list_head evict_link;
+	struct list_head ww_link;
+	int gpu_error;
 	struct list_head link;
 };
 
@@ -243,6 +295,118 @@ static inline struct i915_device *obj_to_i915(struct i915_gem_object *obj)
 {
 	return to_i915(obj->base.dev);
 }
+
+/**
+ * struct i915_ww - locking several objects with one ww acquire context
+ * @ctx: the acquire context
+ * @locked: the objects whose dma_resv locks @ctx holds, each with a
+ *	reference (linked by &i915_gem_object.ww_link)
+ * @contended: the object whose lock answered -EDEADLK, with a reference:
+ *	i915_ww_backoff() waits for it before the caller starts over
+ */
+struct i915_ww {
+	struct ww_acquire_ctx ctx;
+	struct list_head locked;
+	struct i915_gem_object *contended;
+};
+
+struct drm_clip_rect;
+struct drm_i915_gem_relocation_entry;
+
+/**
+ * struct i915_exec_object - one entry of an execbuffer's object list
+ * @obj: the object, with a reference from the lookup
+ * @relocs: kernel copy of its relocation entries; once checked, each
+ *	entry's target_handle holds the target's index in the list
+ * @user_relocs: where they came from, for writing presumed offsets back
+ * @user_offset: the entry's offset field in the user's list
+ * @handle: the user's handle
+ * @relocation_count: entries in @relocs
+ * @flags: EXEC_OBJECT_* flags (v1 entries have none)
+ * @alignment: required GTT alignment, 0 or a power of two
+ * @offset: in: softpin address or presumed offset; out: the GTT address
+ * @pad_to_size: GTT space to take at least (EXEC_OBJECT_PAD_TO_SIZE)
+ * @read_domains: GPU domains this execbuffer reads the object through
+ * @write_domain: the GPU domain it writes the object through, or 0
+ * @patched: a relocation in @relocs was written into the object
+ */
+struct i915_exec_object {
+	struct i915_gem_object *obj;
+	struct drm_i915_gem_relocation_entry *relocs;
+	struct drm_i915_gem_relocation_entry __user *user_relocs;
+	u64 __user *user_offset;
+	u32 handle;
+	u32 relocation_count;
+	u64 flags;
+	u64 alignment;
+	u64 offset;
+	u64 pad_to_size;
+	u32 read_domains;
+	u32 write_domain;
+	bool patched;
+};
+
+/**
+ * struct i915_exec_handle - a handle of the object list and its index
+ * @handle: the user's handle
+ * @index: its entry in &i915_exec.objects
+ */
+struct i915_exec_handle {
+	u32 handle;
+	u32 index;
+};
+
+/**
+ * struct i915_exec - one execbuffer on its way to the ring
+ * @i915: the device
+ * @file: the submitting client
+ * @objects: the object list, copied in
+ * @count: entries in @objects
+ * @handles: @objects' handles sorted, for relocations that name their
+ *	target by handle (NULL with I915_EXEC_HANDLE_LUT)
+ * @batch: index of the batch in @objects
+ * @flags: I915_EXEC_* flags (v1: I915_EXEC_RENDER)
+ * @batch_start: byte offset of the first command in the batch
+ * @batch_len: bytes of the batch from @batch_start (validated, unused by
+ *	the hardware, which stops at MI_BATCH_BUFFER_END)
+ * @cliprects: v1 only: the batch runs once per rectangle
+ * @num_cliprects: entries in @cliprects
+ * @dr1: 3DSTATE_DRAWING_RECTANGLE dword 1 (Gen3) for each cliprect
+ * @dr4: drawing rectangle origin for each cliprect
+ * @ww: the dma_resv locks of the objects (and of eviction victims)
+ * @in_fence: I915_EXEC_FENCE_IN: waited for before the batch is queued
+ * @out_fence_fd: I915_EXEC_FENCE_OUT: the reserved fd, else -1
+ * @rq: the request, from when it is allocated
+ * @invalidate: GPU domains whose caches the MI_FLUSH before the batch
+ *	invalidates
+ * @flush: domains whose caches it flushes
+ * @moved: an object was bound somewhere other than its entry's offset,
+ *	so I915_EXEC_NO_RELOC cannot skip the relocations
+ * @emitted: @rq is in the ring (a fence now, no longer discardable)
+ */
+struct i915_exec {
+	struct i915_device *i915;
+	struct drm_file *file;
+	struct i915_exec_object *objects;
+	unsigned int count;
+	struct i915_exec_handle *handles;
+	unsigned int batch;
+	u64 flags;
+	u32 batch_start;
+	u32 batch_len;
+	struct drm_clip_rect *cliprects;
+	unsigned int num_cliprects;
+	u32 dr1;
+	u32 dr4;
+	struct i915_ww ww;
+	struct dma_fence *in_fence;
+	int out_fence_fd;
+	struct i915_request *rq;
+	u32 invalidate;
+	u32 flush;
+	bool moved;
+	bool emitted;
+};
 
 /* i915_drv.c */
 extern int i915_sim_param;
@@ -260,12 +424,17 @@ void i915_debugfs_init(struct drm_minor *minor);
 int i915_irq_init(struct i915_device *i915);
 void i915_irq_fini(struct i915_device *i915);
 void i915_irq_user_interrupt(struct i915_device *i915);
+void i915_irq_clear_errors(struct i915_device *i915);
 
 /* i915_gtt.c */
 int i915_gtt_init(struct i915_device *i915);
 void i915_gtt_fini(struct i915_device *i915);
-int i915_gtt_bind_locked(struct i915_gem_object *obj, u64 alignment);
+int i915_gtt_bind_locked(struct i915_gem_object *obj,
+			 const struct i915_gtt_place *place,
+			 struct i915_ww *ww);
 void i915_gtt_unbind_locked(struct i915_gem_object *obj);
+int i915_gtt_unbind_idle_locked(struct i915_gem_object *obj);
+void i915_gtt_touch(struct i915_gem_object *obj);
 int i915_gtt_evict_all(struct i915_device *i915);
 int i915_gem_init_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file);
@@ -289,20 +458,27 @@ void i915_ring_fini(struct i915_device *i915);
 int i915_ring_start(struct i915_device *i915);
 u32 *i915_ring_begin(struct i915_ring *ring, unsigned int dwords);
 void i915_ring_advance(struct i915_ring *ring, u32 *cs);
+void i915_ring_rewind(struct i915_ring *ring, u32 tail);
 void i915_ring_kick(struct i915_device *i915);
 
 /* i915_request.c: IRQ cookies as dma_fences */
 int i915_request_init(struct i915_device *i915);
 void i915_request_fini(struct i915_device *i915);
 void i915_request_quiesce(struct i915_device *i915);
-struct i915_request *i915_request_emit(struct i915_device *i915,
-				       struct drm_file *file);
+struct i915_request *i915_request_create(struct i915_device *i915,
+					 unsigned int max_objects);
+void i915_request_add_object(struct i915_request *rq,
+			     struct drm_gem_object *obj);
+int i915_request_emit(struct i915_request *rq, struct drm_file *file);
+void i915_request_discard(struct i915_request *rq);
 void i915_request_put(struct i915_request *rq);
 void i915_request_signal(struct i915_device *i915);
 void i915_request_wedge(struct i915_device *i915);
+int i915_request_unwedge(struct i915_device *i915);
 bool i915_request_idle(struct i915_device *i915);
 int i915_request_wait_idle(struct i915_device *i915);
 void i915_request_file_close(struct i915_file *fpriv);
+void i915_request_print(struct i915_device *i915, struct drm_printer *p);
 
 /* i915_gem_wait.c: waiting for GPU work, per-file state */
 int i915_gem_open(struct drm_device *dev, struct drm_file *file);
@@ -319,6 +495,33 @@ int i915_gem_execbuffer_ioctl(struct drm_device *dev, void *data,
 			      struct drm_file *file);
 int i915_gem_execbuffer2_ioctl(struct drm_device *dev, void *data,
 			       struct drm_file *file);
+
+/* i915_gem_exec_objects.c: the object list of one execbuffer */
+int i915_exec_lookup(struct i915_exec *eb);
+int i915_exec_check_batch(struct i915_exec *eb);
+int i915_exec_lock_and_bind(struct i915_exec *eb);
+
+/* i915_gem_relocate.c: the relocations of one execbuffer */
+int i915_reloc_copy_in(struct i915_exec *eb);
+void i915_reloc_free(struct i915_exec *eb);
+int i915_reloc_check(struct i915_exec *eb);
+int i915_reloc_apply(struct i915_exec *eb);
+void i915_reloc_write_back(struct i915_exec *eb);
+
+/* i915_gem_evict.c: making room in the GTT */
+int i915_gem_evict_something(struct i915_device *i915, struct i915_ww *ww,
+			     const struct i915_gtt_place *place,
+			     unsigned long color);
+int i915_gem_evict_for_node(struct i915_device *i915, struct i915_ww *ww,
+			    const struct i915_gtt_place *place);
+
+/* i915_gem_ww.c: several dma_resv locks at once */
+void i915_ww_init(struct i915_ww *ww);
+int i915_ww_lock(struct i915_ww *ww, struct i915_gem_object *obj);
+void i915_ww_unlock(struct i915_ww *ww, struct i915_gem_object *obj);
+void i915_ww_unlock_all(struct i915_ww *ww);
+int i915_ww_backoff(struct i915_ww *ww);
+void i915_ww_fini(struct i915_ww *ww);
 
 /* drm_gem.c: the device-independent half (objects on shmfs, handles) */
 struct i915_gem_object *i915_gem_object_create(struct i915_device *i915,
@@ -365,6 +568,7 @@ int i915_gem_object_set_to_cpu_domain(struct i915_gem_object *obj,
 int i915_gem_object_set_to_gtt_domain(struct i915_gem_object *obj,
 				      bool write);
 int i915_gem_object_wait(struct i915_gem_object *obj, bool write);
+int i915_gem_object_gpu_error(struct i915_gem_object *obj);
 void i915_gem_object_flush_for_release(struct i915_gem_object *obj);
 int i915_gem_object_prepare_read(struct i915_gem_object *obj, bool *clflush);
 int i915_gem_object_prepare_write(struct i915_gem_object *obj,
@@ -372,6 +576,10 @@ int i915_gem_object_prepare_write(struct i915_gem_object *obj,
 void i915_gem_object_finish_write(struct i915_gem_object *obj);
 int i915_gem_object_flush_if_pinned(struct i915_gem_object *obj);
 int i915_gem_object_set_cache_level(struct i915_gem_object *obj, u32 level);
+void i915_gem_object_gpu_domains(struct i915_gem_object *obj, u32 *read,
+				 u32 *write, u32 *invalidate, u32 *flush);
+void i915_gem_object_set_gpu_domains(struct i915_gem_object *obj, u32 read,
+				     u32 write);
 int i915_gem_set_domain_ioctl(struct drm_device *dev, void *data,
 			      struct drm_file *file);
 

@@ -18,7 +18,15 @@
  *
  * The CPU-visible domains are CPU (write-back caches), GTT and WC (both
  * uncached views of memory for the CPU).  The GPU domains (render,
- * sampler, ...) are set and flushed by execution (section 7).
+ * sampler, ...) are entered by execution (section 7.3.1 B):
+ * i915_gem_object_gpu_domains() works out, for one object of an
+ * execbuffer, which GPU caches the MI_FLUSH before the batch must flush
+ * and invalidate, and pushes CPU writes out of the CPU caches (clflush,
+ * chipset flush).  GPU caches are flushed by the MI_FLUSH that ends every
+ * request, so once an object's fences have signalled its data is in
+ * memory: leaving a GPU write domain for the CPU is "wait, then
+ * invalidate the CPU caches" (GPU writes are not snooped), and moving
+ * between GPU domains needs no CPU stall at all, only the MI_FLUSH.
  *
  * Pages that are not pinned are always in the CPU domain: when the last
  * pin goes, i915_gem_object_flush_for_release() invalidates stale lines
@@ -44,14 +52,6 @@
 #include <linux/dma-resv.h>
 
 #include "i915_drv.h"
-
-/* Domains the CPU reads and writes through, and those of the GPU. */
-#define I915_GEM_CPU_DOMAINS \
-	(I915_GEM_DOMAIN_CPU | I915_GEM_DOMAIN_GTT | I915_GEM_DOMAIN_WC)
-#define I915_GEM_GPU_DOMAINS \
-	(I915_GEM_DOMAIN_RENDER | I915_GEM_DOMAIN_SAMPLER | \
-	 I915_GEM_DOMAIN_COMMAND | I915_GEM_DOMAIN_INSTRUCTION | \
-	 I915_GEM_DOMAIN_VERTEX)
 
 static bool obj_snooped(struct i915_gem_object *obj)
 {
@@ -104,6 +104,18 @@ static void flush_write_domain(struct i915_gem_object *obj, u32 domains)
 }
 
 /**
+ * i915_gem_object_gpu_error - did the GPU hang on the object's last use?
+ * @obj: the object
+ *
+ * Return: -EIO if the last request that used the object was completed by
+ * the hang check instead of the GPU, else 0.
+ */
+int i915_gem_object_gpu_error(struct i915_gem_object *obj)
+{
+	return READ_ONCE(obj->gpu_error);
+}
+
+/**
  * i915_gem_object_wait - the wait step of a domain change
  * @obj: the object
  * @write: the CPU is going to write: wait for every GPU access to end;
@@ -111,9 +123,13 @@ static void flush_write_domain(struct i915_gem_object *obj, u32 domains)
  *
  * Waits, interruptibly and without a timeout, for the fences in the
  * object's dma_resv: the requests of execution that use the object.
- * Needs no lock; the domain changes call it with the lock held.
+ * Needs no lock; the domain changes call it with the lock held.  If one
+ * of those requests ended because the GPU hung (the hang check completes
+ * them with -EIO), the wait says so, for as long as that request is the
+ * object's last: the GPU never finished its work on the object.
  *
- * Return: 0 once idle, or -ERESTARTSYS if a signal came first.
+ * Return: 0 once idle, -EIO if the GPU hung on the object's last use, or
+ * -ERESTARTSYS if a signal came first.
  */
 int i915_gem_object_wait(struct i915_gem_object *obj, bool write)
 {
@@ -121,7 +137,9 @@ int i915_gem_object_wait(struct i915_gem_object *obj, bool write)
 
 	ret = dma_resv_wait_timeout(obj->base.resv, dma_resv_usage_rw(write),
 				    true, MAX_SCHEDULE_TIMEOUT);
-	return ret < 0 ? ret : 0;
+	if (ret < 0)
+		return ret;
+	return i915_gem_object_gpu_error(obj);
 }
 
 /**
@@ -295,6 +313,8 @@ int i915_gem_object_prepare_write(struct i915_gem_object *obj,
 		goto out_unlock;
 	flush_write_domain(obj, ~I915_GEM_DOMAIN_CPU);
 	*nontemporal = obj->write_domain != I915_GEM_DOMAIN_CPU;
+	/* What the GPU caches hold is about to be stale. */
+	obj->read_domains &= ~I915_GEM_GPU_DOMAINS;
 
 out_unlock:
 	dma_resv_unlock(obj->base.resv);
@@ -373,6 +393,64 @@ int i915_gem_object_set_cache_level(struct i915_gem_object *obj, u32 level)
 	}
 	obj->cache_level = level;
 	return 0;
+}
+
+/**
+ * i915_gem_object_gpu_domains - section 7.3.1 B for one object
+ * @obj: an object of an execbuffer, its dma_resv lock held
+ * @read: in: the GPU domains the execbuffer reads it through; out: the
+ *	read domains it will have once the batch is queued
+ * @write: in: the GPU domain it writes it through, or 0; out: the write
+ *	domain it will have
+ * @invalidate: gathers the GPU caches the MI_FLUSH must invalidate
+ * @flush: gathers the GPU caches the MI_FLUSH must flush
+ *
+ * A write domain other than the new read domains is flushed: a CPU one
+ * right here (clflush and chipset flush), a GPU one by the MI_FLUSH; new
+ * read domains are invalidated.  Without a new write domain the object
+ * keeps its old read domains (the GPU only reads it).  The domains are
+ * committed with i915_gem_object_set_gpu_domains() once the batch is in
+ * the ring; if it never gets there, the CPU flushes done here were merely
+ * early (the object then has no write domain).
+ */
+void i915_gem_object_gpu_domains(struct i915_gem_object *obj, u32 *read,
+				 u32 *write, u32 *invalidate, u32 *flush)
+{
+	u32 old_write = obj->write_domain;
+
+	dma_resv_assert_held(obj->base.resv);
+
+	if (!*write)
+		*read |= obj->read_domains;
+
+	if (old_write & I915_GEM_CPU_DOMAINS) {
+		flush_write_domain(obj, I915_GEM_CPU_DOMAINS);
+		old_write = 0;
+	} else if (old_write && old_write != *read) {
+		*flush |= old_write;
+		*invalidate |= *read & ~old_write;
+		old_write = 0;
+	}
+	*invalidate |= *read & ~obj->read_domains;
+
+	/* A GPU write domain nobody flushed stays the write domain. */
+	if (!*write)
+		*write = old_write;
+}
+
+/**
+ * i915_gem_object_set_gpu_domains - commit the domains of execution
+ * @obj: the object, its dma_resv lock held, its batch in the ring
+ * @read: read domains from i915_gem_object_gpu_domains()
+ * @write: write domain from i915_gem_object_gpu_domains()
+ */
+void i915_gem_object_set_gpu_domains(struct i915_gem_object *obj, u32 read,
+				     u32 write)
+{
+	dma_resv_assert_held(obj->base.resv);
+
+	obj->read_domains = read;
+	obj->write_domain = write;
 }
 
 static int check_domains(struct drm_device *dev, u32 read, u32 write)

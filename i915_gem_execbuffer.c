@@ -2,38 +2,688 @@
 /*
  * DOC: execbuffer
  *
- * EXECBUFFER (the design's v1, with cliprects) and EXECBUFFER2: the
- * path of a client's batch into the ring.  Execution arrives with the
- * model's command streamer; until then both ioctls report that this
- * device cannot execute batches.
+ * EXECBUFFER (the design's v1, with cliprects) and EXECBUFFER2 (and its
+ * _WR form): section 7 of the design.  One execbuffer goes through these
+ * phases, each a function of this file or of the file named:
+ *
+ * 1. Copy-in, no lock held.  The ioctl checks every argument field
+ *    (exec2_check_args(), exec_check_submit()) and copies the object list
+ *    (exec2_copy_objects(), exec1_copy_objects()), the cliprects
+ *    (exec1_copy_cliprects()) and every relocation array
+ *    (i915_reloc_copy_in() in i915_gem_relocate.c) into kernel memory.
+ *    From here until the write-back no user memory is touched, so no
+ *    page fault can happen under a driver lock.
+ * 2. Lookup and validation, no lock held (i915_gem_exec_objects.c): each
+ *    handle is looked up once (i915_exec_lookup(): a missing one is
+ *    -ENOENT, an object listed twice -EINVAL), the object flags,
+ *    alignments and softpin addresses are checked, every relocation is
+ *    checked against the list and its domains are unioned into its target
+ *    (i915_reloc_check()), and the batch range is checked
+ *    (i915_exec_check_batch()).  An execbuffer rejected so far has had no
+ *    effect at all.
+ * 3. The request is allocated and given a reference to every object
+ *    (exec_create_request()), so that objects stay alive and bound until
+ *    the GPU is done with them, even if their handles are closed.
+ * 4. Locking and binding (i915_exec_lock_and_bind()): every object's
+ *    dma_resv is locked through one ww acquire context, a fence slot is
+ *    reserved in each, and each object gets a GTT address: softpinned
+ *    objects at theirs first, the others wherever they fit, evicting other
+ *    objects when the GTT is full (i915_gem_evict.c), and once more after
+ *    unbinding this execbuffer's own movable objects if it is too
+ *    fragmented.  -EDEADLK from any lock drops everything and starts this
+ *    phase over.
+ * 5. Relocation (i915_reloc_apply()): stale presumed offsets are patched
+ *    into the source objects, after each source went idle.
+ * 6. Synchronisation and domains: fences of other drivers in the objects'
+ *    dma_resv are waited for (exec_await()); then section 7.3.1 B
+ *    (exec_domains()): CPU-written objects are clflushed, and the GPU
+ *    caches to flush and invalidate are gathered.
+ * 7. Emission, under the ring lock (exec_emit()): one MI_FLUSH with the
+ *    gathered bits, the batch (MI_BATCH_BUFFER_START, non-secure unless a
+ *    privileged client asked for I915_EXEC_SECURE), once per cliprect
+ *    behind a 3DSTATE_DRAWING_RECTANGLE for v1, and the request's
+ *    breadcrumb (the design's IRQ cookie, i915_request.c).  A failure
+ *    half-way rewinds the ring's tail: nothing of it reaches the GPU.
+ * 8. Publication (exec_publish()): the request's fence goes into every
+ *    object's dma_resv (as a write where the batch writes the object),
+ *    the objects' domains are updated, and the locks are dropped.
+ * 9. Write-back, no lock held: the patched presumed offsets
+ *    (i915_reloc_write_back()) and the objects' GTT addresses go back to
+ *    the user's arrays, and for I915_EXEC_FENCE_OUT a sync_file is
+ *    installed.
+ *
+ * exec_fini() unwinds whatever of this was done.
  */
 
+#include <drm/drm_auth.h>
+#include <drm/drm_file.h>
+#include <uapi/drm/i915_drm.h>
+#include <linux/dma-resv.h>
+#include <linux/file.h>
+#include <linux/mm.h>
+#include <linux/sync_file.h>
+#include <linux/uaccess.h>
+
+#include "i915_cmd.h"
 #include "i915_drv.h"
+#include "i915_trace.h"
+
+/* EXECBUFFER2 flags this driver implements; anything else is -EINVAL. */
+#define I915_EXEC_FLAGS \
+	(I915_EXEC_RING_MASK | I915_EXEC_SECURE | I915_EXEC_IS_PINNED | \
+	 I915_EXEC_NO_RELOC | I915_EXEC_HANDLE_LUT | I915_EXEC_FENCE_IN | \
+	 I915_EXEC_FENCE_OUT | I915_EXEC_BATCH_FIRST)
+
+/* Batch offsets and lengths are in QWORDs, as upstream checks them. */
+#define I915_EXEC_BATCH_ALIGN	8
+
+/* v1 cliprects per execbuffer: every one must fit in the ring at once. */
+#define I915_EXEC_MAX_CLIPRECTS	1024
+
+/* -------------------------------------------------------------------- */
+/* Phase 1: arguments and copy-in                                        */
+
+/*
+ * EXECBUFFER2's own fields, in upstream's order: the count, unknown
+ * flags, cliprects (a DRI1 misfeature: v1 only), DR1/DR4, offsets.
+ */
+static int exec2_check_args(struct drm_device *dev,
+			    struct drm_i915_gem_execbuffer2 *args)
+{
+	if (args->buffer_count < 1 || args->buffer_count > INT_MAX) {
+		drm_dbg(dev, "exec2: %u buffers\n", args->buffer_count);
+		return -EINVAL;
+	}
+	if (args->flags & ~(u64)I915_EXEC_FLAGS) {
+		drm_dbg(dev, "exec2: flags 0x%llx\n", args->flags);
+		return -EINVAL;
+	}
+	if (args->num_cliprects || args->cliprects_ptr) {
+		drm_dbg(dev, "exec2: cliprects\n");
+		return -EINVAL;
+	}
+	if (args->DR4 == 0xffffffff) /* UXA's garbage, as upstream */
+		args->DR4 = 0;
+	if (args->DR1 || args->DR4) {
+		drm_dbg(dev, "exec2: DR1/DR4 0x%x/0x%x\n", args->DR1, args->DR4);
+		return -EINVAL;
+	}
+	if ((args->batch_start_offset | args->batch_len) &
+	    (I915_EXEC_BATCH_ALIGN - 1)) {
+		drm_dbg(dev, "exec2: batch at 0x%x+0x%x\n",
+			args->batch_start_offset, args->batch_len);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Privilege, ring, context and device state, for both versions. */
+static int exec_check_submit(struct i915_exec *eb, u64 context)
+{
+	struct drm_device *dev = &eb->i915->drm;
+	u64 ring = eb->flags & I915_EXEC_RING_MASK;
+
+	if ((eb->flags & I915_EXEC_SECURE) &&
+	    (!drm_is_current_master(eb->file) || !capable(CAP_SYS_ADMIN)))
+		return -EPERM;
+	if (ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER) {
+		drm_dbg(dev, "exec: ring %llu\n", ring);
+		return -EINVAL;
+	}
+	if (lower_32_bits(context)) {
+		drm_dbg(dev, "exec: context %u\n", lower_32_bits(context));
+		return -ENOENT;
+	}
+	if (READ_ONCE(eb->i915->ring.wedged))
+		return -EIO;
+	return 0;
+}
+
+static int exec_init(struct i915_exec *eb, struct drm_device *dev,
+		     struct drm_file *file, u32 count)
+{
+	memset(eb, 0, sizeof(*eb));
+	eb->i915 = to_i915(dev);
+	eb->file = file;
+	eb->out_fence_fd = -1;
+	eb->objects = kvcalloc(count, sizeof(*eb->objects),
+			       GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
+	if (!eb->objects)
+		return -ENOMEM;
+	eb->count = count;
+	return 0;
+}
+
+static int exec2_copy_objects(struct i915_exec *eb,
+			      const struct drm_i915_gem_execbuffer2 *args)
+{
+	struct drm_i915_gem_exec_object2 __user *user =
+		u64_to_user_ptr(args->buffers_ptr);
+	struct drm_i915_gem_exec_object2 entry;
+	struct i915_exec_object *eo;
+	unsigned int i;
+
+	for (i = 0; i < eb->count; i++) {
+		if (copy_from_user(&entry, &user[i], sizeof(entry)))
+			return -EFAULT;
+		eo = &eb->objects[i];
+		eo->handle = entry.handle;
+		eo->relocation_count = entry.relocation_count;
+		eo->user_relocs = u64_to_user_ptr(entry.relocs_ptr);
+		eo->alignment = entry.alignment;
+		eo->offset = entry.offset;
+		eo->flags = entry.flags;
+		eo->pad_to_size = entry.pad_to_size;
+		eo->user_offset = &user[i].offset;
+	}
+	return 0;
+}
+
+static int exec1_copy_objects(struct i915_exec *eb,
+			      const struct drm_i915_gem_execbuffer *args)
+{
+	struct drm_i915_gem_exec_object __user *user =
+		u64_to_user_ptr(args->buffers_ptr);
+	struct drm_i915_gem_exec_object entry;
+	struct i915_exec_object *eo;
+	unsigned int i;
+
+	for (i = 0; i < eb->count; i++) {
+		if (copy_from_user(&entry, &user[i], sizeof(entry)))
+			return -EFAULT;
+		eo = &eb->objects[i];
+		eo->handle = entry.handle;
+		eo->relocation_count = entry.relocation_count;
+		eo->user_relocs = u64_to_user_ptr(entry.relocs_ptr);
+		eo->alignment = entry.alignment;
+		eo->offset = entry.offset;
+		eo->user_offset = &user[i].offset;
+	}
+	return 0;
+}
+
+/* v1 cliprects: copied in, each a non-empty rectangle as old kernels had. */
+static int exec1_copy_cliprects(struct i915_exec *eb,
+				const struct drm_i915_gem_execbuffer *args)
+{
+	struct drm_clip_rect *rect;
+	unsigned int i;
+
+	if (!args->num_cliprects)
+		return 0;
+	if (args->num_cliprects > I915_EXEC_MAX_CLIPRECTS) {
+		drm_dbg(&eb->i915->drm, "exec: %u cliprects\n",
+			args->num_cliprects);
+		return -EINVAL;
+	}
+
+	eb->cliprects = kvmalloc_array(args->num_cliprects, sizeof(*rect),
+				       GFP_KERNEL);
+	if (!eb->cliprects)
+		return -ENOMEM;
+	eb->num_cliprects = args->num_cliprects;
+	if (copy_from_user(eb->cliprects, u64_to_user_ptr(args->cliprects_ptr),
+			   array_size(eb->num_cliprects, sizeof(*rect))))
+		return -EFAULT;
+
+	for (i = 0; i < eb->num_cliprects; i++) {
+		rect = &eb->cliprects[i];
+		if (rect->x2 <= rect->x1 || rect->y2 <= rect->y1) {
+			drm_dbg(&eb->i915->drm, "exec: cliprect %u empty\n", i);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* FENCE_IN: the sync_file to wait for; FENCE_OUT: reserve the fd now. */
+static int exec_get_fences(struct i915_exec *eb, u64 rsvd2)
+{
+	if (eb->flags & I915_EXEC_FENCE_IN) {
+		eb->in_fence = sync_file_get_fence(lower_32_bits(rsvd2));
+		if (!eb->in_fence)
+			return -EINVAL;
+	}
+	if (eb->flags & I915_EXEC_FENCE_OUT) {
+		eb->out_fence_fd = get_unused_fd_flags(O_CLOEXEC);
+		if (eb->out_fence_fd < 0)
+			return eb->out_fence_fd;
+	}
+	return 0;
+}
+
+/* Phase 3: the request, holding every object until it is retired. */
+static int exec_create_request(struct i915_exec *eb)
+{
+	unsigned int i;
+
+	eb->rq = i915_request_create(eb->i915, eb->count);
+	if (IS_ERR(eb->rq)) {
+		int ret = PTR_ERR(eb->rq);
+
+		eb->rq = NULL;
+		return ret;
+	}
+	for (i = 0; i < eb->count; i++)
+		i915_request_add_object(eb->rq, &eb->objects[i].obj->base);
+	return 0;
+}
+
+/* -------------------------------------------------------------------- */
+/* Phase 6: synchronisation and domains                                  */
+
+/* Fences of other timelines (imported dma-bufs) in one object's resv. */
+static int exec_await_object(struct i915_exec *eb,
+			     struct i915_exec_object *eo)
+{
+	u64 own = eb->i915->ring.fence_context;
+	struct dma_resv_iter cursor;
+	struct dma_fence *fence;
+	long ret;
+
+	dma_resv_for_each_fence(&cursor, eo->obj->base.resv,
+				dma_resv_usage_rw(eo->flags & EXEC_OBJECT_WRITE),
+				fence) {
+		if (fence->context == own)
+			continue; /* the ring runs in order */
+		ret = dma_fence_wait(fence, true);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int exec_await(struct i915_exec *eb)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < eb->count; i++) {
+		if (eb->objects[i].flags & EXEC_OBJECT_ASYNC)
+			continue;
+		ret = exec_await_object(eb, &eb->objects[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Section 7.3.1 B over the list (the domains to commit replace the new
+ * ones), and the objects' last GPU error forgotten.
+ */
+static void exec_domains(struct i915_exec *eb)
+{
+	struct i915_exec_object *eo;
+	unsigned int i;
+
+	for (i = 0; i < eb->count; i++) {
+		eo = &eb->objects[i];
+		i915_gem_object_gpu_domains(eo->obj, &eo->read_domains,
+					    &eo->write_domain, &eb->invalidate,
+					    &eb->flush);
+		/* A new use; a hang from here on marks the object again. */
+		WRITE_ONCE(eo->obj->gpu_error, 0);
+	}
+}
+
+/* -------------------------------------------------------------------- */
+/* Phase 7: emission                                                     */
+
+static bool exec_needs_flush(const struct i915_exec *eb)
+{
+	return (eb->invalidate | eb->flush) & I915_GEM_GPU_DOMAINS;
+}
+
+/* The MI_FLUSH for the gathered bits (fact sheet 5.3, 3.7). */
+static u32 exec_flush_cmd(const struct i915_exec *eb)
+{
+	const struct i915_device_info *info = eb->i915->info;
+	u32 cmd = I915_MI_FLUSH | I915_MI_NO_WRITE_FLUSH;
+
+	if ((eb->invalidate | eb->flush) & I915_GEM_DOMAIN_RENDER)
+		cmd &= ~I915_MI_NO_WRITE_FLUSH;
+	if (info->gen < 4 && (eb->invalidate & I915_GEM_DOMAIN_SAMPLER))
+		cmd |= I915_MI_READ_FLUSH; /* Gen4 always flushes it */
+	if (eb->invalidate & I915_GEM_DOMAIN_INSTRUCTION)
+		cmd |= I915_MI_EXE_FLUSH;
+	if (info->is_g4x && (eb->invalidate & I915_GEM_DOMAIN_COMMAND))
+		cmd |= I915_MI_INVALIDATE_ISP;
+	return cmd;
+}
+
+static unsigned int exec_drawrect_len(const struct i915_exec *eb)
+{
+	return eb->i915->info->gen < 4 ? I915_GEN3_DRAWRECT_LEN :
+					 I965_DRAWRECT_LEN;
+}
+
+/* Ring dwords for the flush and the batch (per cliprect), no request. */
+static unsigned int exec_dwords(const struct i915_exec *eb)
+{
+	unsigned int n = exec_needs_flush(eb) ? 1 : 0;
+
+	if (!eb->num_cliprects)
+		return n + 2;
+	return n + eb->num_cliprects * (exec_drawrect_len(eb) + 2);
+}
+
+/* 3DSTATE_DRAWING_RECTANGLE for one cliprect (fact sheet 5.5). */
+static u32 *exec_emit_drawrect(const struct i915_exec *eb, u32 *cs,
+			       const struct drm_clip_rect *rect)
+{
+	if (eb->i915->info->gen < 4) {
+		*cs++ = I915_GEN3_DRAWRECT;
+		*cs++ = eb->dr1;
+	} else {
+		*cs++ = I965_DRAWRECT;
+	}
+	*cs++ = rect->y1 << 16 | rect->x1;
+	*cs++ = (rect->y2 - 1) << 16 | (rect->x2 - 1);
+	*cs++ = eb->dr4;
+	return cs;
+}
+
+/* MI_BATCH_BUFFER_START from the GTT, non-secure unless SECURE. */
+static u32 *exec_emit_bbs(const struct i915_exec *eb, u32 *cs, u32 addr)
+{
+	bool secure = eb->flags & I915_EXEC_SECURE;
+
+	if (eb->i915->info->gen < 4) {
+		*cs++ = I915_MI_BATCH_BUFFER_START | I915_MI_BATCH_GTT;
+		*cs++ = addr | (secure ? 0 : I915_MI_BATCH_NON_SECURE);
+	} else {
+		*cs++ = I915_MI_BATCH_BUFFER_START | I915_MI_BATCH_GTT |
+			(secure ? 0 : I965_MI_BATCH_NON_SECURE);
+		*cs++ = addr;
+	}
+	return cs;
+}
+
+static u32 *exec_emit_commands(const struct i915_exec *eb, u32 *cs, u32 addr)
+{
+	unsigned int i;
+
+	if (exec_needs_flush(eb))
+		*cs++ = exec_flush_cmd(eb);
+	if (!eb->num_cliprects)
+		return exec_emit_bbs(eb, cs, addr);
+
+	for (i = 0; i < eb->num_cliprects; i++) {
+		cs = exec_emit_drawrect(eb, cs, &eb->cliprects[i]);
+		cs = exec_emit_bbs(eb, cs, addr);
+	}
+	return cs;
+}
+
+/* Flush, batch(es) and breadcrumb, all or nothing, under the ring lock. */
+static int exec_emit(struct i915_exec *eb)
+{
+	struct i915_ring *ring = &eb->i915->ring;
+	u32 addr = eb->objects[eb->batch].offset + eb->batch_start;
+	u32 tail, *cs;
+	int ret;
+
+	ret = mutex_lock_interruptible(&ring->lock);
+	if (ret)
+		return ret;
+
+	tail = ring->tail;
+	cs = i915_ring_begin(ring, exec_dwords(eb) + I915_REQUEST_DWORDS);
+	if (IS_ERR(cs)) {
+		ret = PTR_ERR(cs);
+		goto out_unlock;
+	}
+	cs = exec_emit_commands(eb, cs, addr);
+	i915_ring_advance(ring, cs);
+
+	ret = i915_request_emit(eb->rq, eb->file);
+	if (ret) {
+		i915_ring_rewind(ring, tail);
+		goto out_unlock;
+	}
+	eb->emitted = true;
+	trace_i915_exec_submit(eb, addr);
+
+out_unlock:
+	mutex_unlock(&ring->lock);
+	return ret;
+}
+
+/* Phase 8: the fence into every resv, the domains committed. */
+static void exec_publish(struct i915_exec *eb)
+{
+	struct i915_exec_object *eo;
+	unsigned int i;
+
+	for (i = 0; i < eb->count; i++) {
+		eo = &eb->objects[i];
+		dma_resv_add_fence(eo->obj->base.resv, &eb->rq->fence,
+				   eo->flags & EXEC_OBJECT_WRITE ?
+				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
+		i915_gem_object_set_gpu_domains(eo->obj, eo->read_domains,
+						eo->write_domain);
+		i915_gtt_touch(eo->obj);
+	}
+}
+
+/* Phases 4 to 8, between taking the first lock and dropping the last. */
+static int exec_locked(struct i915_exec *eb)
+{
+	int ret;
+
+	i915_ww_init(&eb->ww);
+	for (;;) {
+		ret = i915_exec_lock_and_bind(eb);
+		if (ret != -EDEADLK)
+			break;
+		ret = i915_ww_backoff(&eb->ww);
+		if (ret)
+			break;
+	}
+
+	/* NO_RELOC: the user vouches for every presumed offset if none moved. */
+	if (!ret && (!(eb->flags & I915_EXEC_NO_RELOC) || eb->moved))
+		ret = i915_reloc_apply(eb);
+	if (!ret)
+		ret = exec_await(eb);
+	if (!ret) {
+		exec_domains(eb);
+		ret = exec_emit(eb);
+	}
+	if (!ret)
+		exec_publish(eb);
+
+	i915_ww_fini(&eb->ww);
+	return ret;
+}
+
+/* -------------------------------------------------------------------- */
+/* Phase 9: write-back, and the whole path                               */
+
+/* The objects' GTT addresses; a fault is ignored, as upstream does. */
+static void exec_write_back_offsets(struct i915_exec *eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < eb->count; i++)
+		if (put_user(eb->objects[i].offset,
+			     eb->objects[i].user_offset))
+			return;
+}
+
+/* FENCE_OUT: the request's fence as a sync_file in rsvd2's upper half. */
+static int exec_install_out_fence(struct i915_exec *eb, u64 *rsvd2)
+{
+	struct sync_file *sync;
+
+	if (eb->out_fence_fd < 0)
+		return 0;
+
+	sync = sync_file_create(&eb->rq->fence);
+	if (!sync)
+		return -ENOMEM;
+	fd_install(eb->out_fence_fd, sync->file);
+	*rsvd2 = lower_32_bits(*rsvd2) | (u64)eb->out_fence_fd << 32;
+	eb->out_fence_fd = -1;
+	return 0;
+}
+
+static int exec_prepare(struct i915_exec *eb)
+{
+	int ret;
+
+	ret = i915_exec_lookup(eb);
+	if (!ret)
+		ret = i915_reloc_copy_in(eb);
+	if (!ret)
+		ret = i915_reloc_check(eb);
+	if (!ret)
+		ret = i915_exec_check_batch(eb);
+	if (!ret && eb->in_fence)
+		ret = dma_fence_wait(eb->in_fence, true);
+	if (!ret)
+		ret = exec_create_request(eb);
+	return ret;
+}
+
+/* Everything after the copy-in of the object list, for both versions. */
+static int exec_run(struct i915_exec *eb, u64 context, u64 *rsvd2)
+{
+	int ret;
+
+	ret = exec_check_submit(eb, context);
+	if (!ret)
+		ret = exec_get_fences(eb, *rsvd2);
+	if (!ret)
+		ret = exec_prepare(eb);
+	if (!ret)
+		ret = exec_locked(eb);
+
+	i915_reloc_write_back(eb);
+	if (ret)
+		return ret;
+
+	exec_write_back_offsets(eb);
+	return exec_install_out_fence(eb, rsvd2);
+}
+
+static void exec_fini(struct i915_exec *eb)
+{
+	unsigned int i;
+
+	if (eb->rq && eb->emitted)
+		i915_request_put(eb->rq);
+	else if (eb->rq)
+		i915_request_discard(eb->rq);
+	if (eb->out_fence_fd >= 0)
+		put_unused_fd(eb->out_fence_fd);
+	if (eb->in_fence)
+		dma_fence_put(eb->in_fence);
+	i915_reloc_free(eb);
+	kvfree(eb->handles);
+	kvfree(eb->cliprects);
+	for (i = 0; i < eb->count; i++)
+		if (eb->objects[i].obj)
+			drm_gem_object_put(&eb->objects[i].obj->base);
+	kvfree(eb->objects);
+}
 
 /**
- * i915_gem_execbuffer_ioctl - EXECBUFFER (v1)
+ * i915_gem_execbuffer_ioctl - EXECBUFFER: the design's execbuffer (v1)
  * @dev: DRM device
  * @data: &struct drm_i915_gem_execbuffer
- * @file: DRM file
+ * @file: DRM file (authenticated primary node)
  *
- * Return: -ENODEV: batch execution is not implemented yet.
+ * Runs the last object of the list as a batch on the render ring, once
+ * per cliprect behind a 3DSTATE_DRAWING_RECTANGLE built from @DR1, @DR4
+ * and the rectangle (removed upstream; this is the 2008 ioctl).  See the
+ * DOC section for the path.
+ *
+ * Return: 0 with each entry's offset updated; -EINVAL for a bad count,
+ * batch range, cliprect, relocation or object; -ENOENT for a bad handle
+ * or relocation target; -EFAULT for unreadable arrays; -ENOSPC if the
+ * objects cannot fit in the GTT together; -EIO if the GPU hung; -ENOMEM;
+ * -EINTR or -ERESTARTSYS on a signal.
  */
 int i915_gem_execbuffer_ioctl(struct drm_device *dev, void *data,
 			      struct drm_file *file)
 {
-	return -ENODEV;
+	struct drm_i915_gem_execbuffer *args = data;
+	struct i915_exec eb;
+	u64 rsvd2 = 0;
+	int ret;
+
+	if (args->buffer_count < 1 || args->buffer_count > INT_MAX ||
+	    (args->batch_start_offset | args->batch_len) &
+	    (I915_EXEC_BATCH_ALIGN - 1)) {
+		drm_dbg(dev, "exec: %u buffers, batch at 0x%x+0x%x\n",
+			args->buffer_count, args->batch_start_offset,
+			args->batch_len);
+		return -EINVAL;
+	}
+
+	ret = exec_init(&eb, dev, file, args->buffer_count);
+	if (ret)
+		goto out;
+	eb.flags = I915_EXEC_RENDER;
+	eb.batch_start = args->batch_start_offset;
+	eb.batch_len = args->batch_len;
+	eb.dr1 = args->DR1;
+	eb.dr4 = args->DR4;
+
+	ret = exec1_copy_objects(&eb, args);
+	if (!ret)
+		ret = exec1_copy_cliprects(&eb, args);
+	if (!ret)
+		ret = exec_run(&eb, 0, &rsvd2);
+out:
+	exec_fini(&eb);
+	return ret;
 }
 
 /**
- * i915_gem_execbuffer2_ioctl - EXECBUFFER2
+ * i915_gem_execbuffer2_ioctl - EXECBUFFER2 and EXECBUFFER2_WR
  * @dev: DRM device
  * @data: &struct drm_i915_gem_execbuffer2
- * @file: DRM file
+ * @file: DRM file (render nodes too)
  *
- * Return: -ENODEV: batch execution is not implemented yet.
+ * Runs the batch (the last object, or the first with
+ * I915_EXEC_BATCH_FIRST) on the render ring.  Flags: ring DEFAULT or
+ * RENDER, SECURE (DRM master with CAP_SYS_ADMIN), IS_PINNED, NO_RELOC,
+ * HANDLE_LUT, FENCE_IN, FENCE_OUT (the _WR form returns the fd in the
+ * upper half of @rsvd2), BATCH_FIRST.  See the DOC section for the path.
+ *
+ * Return: 0 with each entry's offset updated; -EINVAL for unknown flags,
+ * another ring, cliprects, DR1/DR4, a bad count, batch range, relocation
+ * or object, or a bad FENCE_IN fd; -EPERM for SECURE without privilege;
+ * -ENOENT for a bad handle, relocation target or context; -EFAULT for
+ * unreadable arrays; -ENOSPC if the objects cannot fit in the GTT
+ * together; -EIO if the GPU hung; -ENOMEM; -EINTR or -ERESTARTSYS on a
+ * signal.
  */
 int i915_gem_execbuffer2_ioctl(struct drm_device *dev, void *data,
 			       struct drm_file *file)
 {
-	return -ENODEV;
+	struct drm_i915_gem_execbuffer2 *args = data;
+	struct i915_exec eb;
+	int ret;
+
+	ret = exec2_check_args(dev, args);
+	if (ret)
+		return ret;
+
+	ret = exec_init(&eb, dev, file, args->buffer_count);
+	if (ret)
+		goto out;
+	eb.flags = args->flags;
+	eb.batch_start = args->batch_start_offset;
+	eb.batch_len = args->batch_len;
+
+	ret = exec2_copy_objects(&eb, args);
+	if (!ret)
+		ret = exec_run(&eb, args->rsvd1, &args->rsvd2);
+out:
+	exec_fini(&eb);
+	return ret;
 }

@@ -101,6 +101,21 @@ static long wait_timeout_jiffies(s64 timeout_ns)
 		     MAX_SCHEDULE_TIMEOUT - 1);
 }
 
+/* Wait for every fence of @obj; return what WAIT returns. */
+static long wait_object(struct i915_gem_object *obj, s64 timeout_ns)
+{
+	long ret;
+
+	ret = dma_resv_wait_timeout(obj->base.resv, DMA_RESV_USAGE_READ, true,
+				    wait_timeout_jiffies(timeout_ns));
+	if (ret == 0)
+		return -ETIME;
+	if (ret < 0)
+		return ret;
+	/* Did the GPU hang on the object's last use? */
+	return i915_gem_object_gpu_error(obj);
+}
+
 /**
  * i915_gem_wait_ioctl - WAIT: wait for the GPU to finish with an object
  * @dev: DRM device
@@ -108,11 +123,11 @@ static long wait_timeout_jiffies(s64 timeout_ns)
  * @file: DRM file
  *
  * A negative timeout waits forever, zero only polls.  The time left is
- * written back to @data->timeout_ns.
+ * written back to @data->timeout_ns (0 once it expired).
  *
  * Return: 0 once idle, -ETIME if still busy when the timeout expired,
- * -EINVAL for non-zero flags, -ENOENT for a bad handle, -ERESTARTSYS on a
- * signal.
+ * -EIO if the GPU hung on the object's last use, -EINVAL for non-zero
+ * flags, -ENOENT for a bad handle, -ERESTARTSYS on a signal.
  */
 int i915_gem_wait_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file)
@@ -130,12 +145,7 @@ int i915_gem_wait_ioctl(struct drm_device *dev, void *data,
 		return -ENOENT;
 
 	start = ktime_get();
-	ret = dma_resv_wait_timeout(obj->base.resv, DMA_RESV_USAGE_READ, true,
-				    wait_timeout_jiffies(args->timeout_ns));
-	if (ret == 0)
-		ret = -ETIME;
-	else if (ret > 0)
-		ret = 0;
+	ret = wait_object(obj, args->timeout_ns);
 
 	if (args->timeout_ns > 0) {
 		args->timeout_ns -= ktime_to_ns(ktime_sub(ktime_get(), start));

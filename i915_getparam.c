@@ -5,12 +5,16 @@
  * Feature discovery for userspace (libdrm_intel, Mesa, igt): each
  * parameter this driver knows is answered truthfully, parameters of the
  * old user-mode-setting era fail with -ENODEV as upstream, and anything
- * else with -EINVAL.  Also the 32-bit compat entry point, which only
+ * else with -EINVAL.  Execution features this driver lacks are unknown
+ * parameters here, so -EINVAL: FENCE_ARRAY and timeline fences (no
+ * syncobjs), SUBMIT_FENCE, CAPTURE (no error state), contexts and the
+ * command parser.  Also the 32-bit compat entry point, which only
  * GETPARAM needs: its struct carries a native-sized pointer.
  */
 
 #include <drm/drm_ioctl.h>
 #include <uapi/drm/i915_drm.h>
+#include <linux/capability.h>
 #include <linux/compat.h>
 #include <linux/pci.h>
 
@@ -43,6 +47,24 @@ static int getparam_value(struct i915_device *i915, s32 param, int *value)
 		return 0;
 	case I915_PARAM_MMAP_VERSION:
 		*value = I915_MMAP_IOCTL_VERSION;
+		return 0;
+	case I915_PARAM_HAS_EXECBUF2:
+	case I915_PARAM_HAS_EXEC_NO_RELOC:
+	case I915_PARAM_HAS_EXEC_HANDLE_LUT:
+	case I915_PARAM_HAS_EXEC_BATCH_FIRST:
+	case I915_PARAM_HAS_EXEC_SOFTPIN:
+	case I915_PARAM_HAS_EXEC_FENCE:
+	case I915_PARAM_HAS_EXEC_ASYNC:
+	case I915_PARAM_HAS_RELAXED_DELTA:
+	case I915_PARAM_HAS_WAIT_TIMEOUT:
+	case I915_PARAM_HAS_PINNED_BATCHES:
+	case I915_PARAM_HAS_COHERENT_RINGS:
+		/* Execution features, see i915_gem_execbuffer.c. */
+		*value = 1;
+		return 0;
+	case I915_PARAM_HAS_SECURE_BATCHES:
+		/* As upstream: Gen3/Gen4 have them, for privileged callers. */
+		*value = capable(CAP_SYS_ADMIN);
 		return 0;
 	case I915_PARAM_HAS_OVERLAY:
 	case I915_PARAM_HAS_PAGEFLIPPING:

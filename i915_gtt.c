@@ -15,23 +15,35 @@
  * objects (the ring and the status page), outside any range GEM_INIT
  * can choose.
  *
+ * Binding takes the object's dma_resv lock through an acquire context
+ * (&struct i915_ww): when the allocator has no hole, eviction
+ * (i915_gem_evict.c) takes the locks of the objects it unbinds in the same
+ * context.  Nothing is unbound while the GPU may still use it: every
+ * unbind of a possibly busy object waits for the fences in its dma_resv
+ * first (i915_gtt_unbind_idle_locked()).  Bound objects sit on an LRU list
+ * that execution refreshes, which eviction scans from the cold end.
+ *
  * Lock order: an object's dma_resv lock, then &i915_gtt.lock.
  */
 
 #include <drm/drm_file.h>
 #include <uapi/drm/i915_drm.h>
 #include <linux/dma-mapping.h>
+#include <linux/dma-resv.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/sizes.h>
 
 #include "i915_drv.h"
 #include "i915_reg.h"
+#include "i915_trace.h"
 
 /* A user may stack this many pins on one object. */
 #define I915_MAX_USER_PINS	16
 /* GTT space the driver keeps for the ring and the status page. */
 #define I915_GTT_KERNEL_SIZE	SZ_64K
+/* Rounds of eviction one bind may go through before giving up. */
+#define I915_GTT_EVICT_TRIES	16
 
 static struct i915_gtt *obj_gtt(struct i915_gem_object *obj)
 {
@@ -103,6 +115,7 @@ int i915_gtt_init(struct i915_device *i915)
 		return ret;
 
 	mutex_init(&gtt->lock);
+	INIT_LIST_HEAD(&gtt->lru);
 	i915->hw.funcs->gtt_clear(&i915->hw, 0, gtt->total >> PAGE_SHIFT);
 	gtt_init_range(gtt, 0, gtt->total);
 	return 0;
@@ -182,17 +195,60 @@ static int gtt_map_pages(struct i915_gem_object *obj)
 	return 0;
 }
 
-static int gtt_insert_node(struct i915_gem_object *obj, u64 alignment)
+/* One attempt at the allocator, without evicting. */
+static int gtt_insert_node(struct i915_gem_object *obj,
+			   const struct i915_gtt_place *place)
 {
 	struct i915_gtt *gtt = obj_gtt(obj);
+	struct drm_mm_node *node = &obj->gtt_node;
 	int ret;
 
 	mutex_lock(&gtt->lock);
-	ret = drm_mm_insert_node_generic(&gtt->mm, &obj->gtt_node,
-					 obj->base.size, alignment,
-					 obj->cache_level, DRM_MM_INSERT_BEST);
+	if (place->fixed) {
+		node->start = place->offset;
+		node->size = place->size;
+		node->color = obj->cache_level;
+		ret = drm_mm_reserve_node(&gtt->mm, node);
+	} else {
+		ret = drm_mm_insert_node_in_range(&gtt->mm, node, place->size,
+						  place->alignment,
+						  obj->cache_level, gtt->start,
+						  gtt->end, DRM_MM_INSERT_BEST);
+	}
+	if (!ret)
+		list_add_tail(&obj->gtt_link, &gtt->lru);
 	mutex_unlock(&gtt->lock);
 	return ret;
+}
+
+/*
+ * Insert, evicting when the allocator is full.  -EAGAIN from eviction
+ * means another evictor holds objects this one wanted: let it finish.
+ */
+static int gtt_insert_node_evict(struct i915_gem_object *obj,
+				 const struct i915_gtt_place *place,
+				 struct i915_ww *ww)
+{
+	struct i915_device *i915 = obj_to_i915(obj);
+	unsigned int tries;
+	int ret;
+
+	for (tries = 0; tries < I915_GTT_EVICT_TRIES; tries++) {
+		ret = gtt_insert_node(obj, place);
+		if (ret != -ENOSPC)
+			return ret;
+
+		if (place->fixed)
+			ret = i915_gem_evict_for_node(i915, ww, place);
+		else
+			ret = i915_gem_evict_something(i915, ww, place,
+						       obj->cache_level);
+		if (ret == -EAGAIN)
+			schedule_timeout_interruptible(1);
+		else if (ret)
+			return ret;
+	}
+	return -ENOSPC;
 }
 
 static void gtt_write_entries(struct i915_gem_object *obj)
@@ -205,30 +261,51 @@ static void gtt_write_entries(struct i915_gem_object *obj)
 			      obj->gtt_dma, obj_npages(obj), caching);
 }
 
+/* Does the object's current node satisfy @place? */
+static bool gtt_misplaced(struct i915_gem_object *obj,
+			  const struct i915_gtt_place *place)
+{
+	const struct drm_mm_node *node = &obj->gtt_node;
+
+	if (node->size < place->size)
+		return true;
+	if (place->alignment && !IS_ALIGNED(node->start, place->alignment))
+		return true;
+	return place->fixed && node->start != place->offset;
+}
+
 /**
  * i915_gtt_bind_locked - give an object a GTT address
- * @obj: the object, its dma_resv lock held
- * @alignment: required alignment of the GTT address (0 or a power of two)
+ * @obj: the object, its dma_resv lock held through @ww
+ * @place: the size, alignment or fixed address the binding needs
+ * @ww: the acquire context, for locking eviction victims
  *
- * An object already bound at a suitable address stays where it is; an
- * unpinned object at a misaligned address moves.  The pages stay pinned
- * while the object is bound.
+ * An object already bound where @place allows stays where it is; an
+ * unpinned object bound elsewhere waits for the GPU and moves.  When the
+ * GTT is full, objects that are neither pinned nor locked by @ww are
+ * evicted, idle ones first.  The pages stay pinned while the object is
+ * bound.
  *
- * Return: 0 on success, -EINVAL if a pinned object is misaligned, -ENOSPC
- * if the GTT has no hole large enough, -ENOMEM or another negative errno.
+ * Return: 0 on success, -EINVAL if a pinned object is misplaced, -ENOSPC
+ * if no room can be made, -EDEADLK when @ww must back off, -EINTR or
+ * -ERESTARTSYS on a signal, -ENOMEM.
  */
-int i915_gtt_bind_locked(struct i915_gem_object *obj, u64 alignment)
+int i915_gtt_bind_locked(struct i915_gem_object *obj,
+			 const struct i915_gtt_place *place,
+			 struct i915_ww *ww)
 {
 	int ret;
 
 	dma_resv_assert_held(obj->base.resv);
 
 	if (drm_mm_node_allocated(&obj->gtt_node)) {
-		if (!alignment || IS_ALIGNED(obj->gtt_node.start, alignment))
+		if (!gtt_misplaced(obj, place))
 			return 0;
 		if (obj->pin_count)
 			return -EINVAL;
-		i915_gtt_unbind_locked(obj);
+		ret = i915_gtt_unbind_idle_locked(obj);
+		if (ret)
+			return ret;
 	}
 
 	ret = i915_gem_object_pin_pages(obj);
@@ -239,11 +316,12 @@ int i915_gtt_bind_locked(struct i915_gem_object *obj, u64 alignment)
 	if (ret)
 		goto err_unpin;
 
-	ret = gtt_insert_node(obj, alignment);
+	ret = gtt_insert_node_evict(obj, place, ww);
 	if (ret)
 		goto err_unmap;
 
 	gtt_write_entries(obj);
+	trace_i915_gtt_bind(obj, obj->gtt_node.start, obj->gtt_node.size);
 	return 0;
 
 err_unmap:
@@ -255,10 +333,12 @@ err_unpin:
 
 /**
  * i915_gtt_unbind_locked - take an object out of the GTT
- * @obj: the object, its dma_resv lock held; a no-op when not bound
+ * @obj: the object, its dma_resv lock held, idle; a no-op when not bound
  *
  * Points the object's entries back at the scratch page, frees its GTT
- * range and unpins its pages so that they become pageable again.
+ * range and unpins its pages so that they become pageable again.  The
+ * caller makes sure that the GPU is done with the object (see
+ * i915_gtt_unbind_idle_locked()).
  */
 void i915_gtt_unbind_locked(struct i915_gem_object *obj)
 {
@@ -270,10 +350,12 @@ void i915_gtt_unbind_locked(struct i915_gem_object *obj)
 	if (!drm_mm_node_allocated(&obj->gtt_node))
 		return;
 
+	trace_i915_gtt_unbind(obj, obj->gtt_node.start, obj->gtt_node.size);
 	i915->hw.funcs->gtt_clear(&i915->hw, obj->gtt_node.start >> PAGE_SHIFT,
 				  obj_npages(obj));
 
 	mutex_lock(&gtt->lock);
+	list_del(&obj->gtt_link);
 	drm_mm_remove_node(&obj->gtt_node);
 	if (obj->pin_count)
 		gtt->pinned_bytes -= obj->base.size;
@@ -285,29 +367,87 @@ void i915_gtt_unbind_locked(struct i915_gem_object *obj)
 	i915_gem_object_unpin_pages(obj);
 }
 
-/* Collect, with a reference each, the bound objects nobody pinned. */
-static void gtt_collect_unpinned(struct i915_gtt *gtt, struct list_head *list)
+/**
+ * i915_gtt_unbind_idle_locked - wait for the GPU, then unbind
+ * @obj: the object, its dma_resv lock held
+ *
+ * Return: 0 once unbound, or -ERESTARTSYS if a signal interrupted the
+ * wait (the object stays bound).
+ */
+int i915_gtt_unbind_idle_locked(struct i915_gem_object *obj)
 {
-	struct i915_gem_object *obj;
-	struct drm_mm_node *node;
+	long ret;
+
+	dma_resv_assert_held(obj->base.resv);
+
+	if (!drm_mm_node_allocated(&obj->gtt_node))
+		return 0;
+
+	ret = dma_resv_wait_timeout(obj->base.resv, DMA_RESV_USAGE_BOOKKEEP,
+				    true, MAX_SCHEDULE_TIMEOUT);
+	if (ret < 0)
+		return ret;
+
+	i915_gtt_unbind_locked(obj);
+	return 0;
+}
+
+/**
+ * i915_gtt_touch - mark a bound object as just used
+ * @obj: the object, bound, its dma_resv lock held
+ *
+ * Moves it to the hot end of the LRU list that eviction scans.
+ */
+void i915_gtt_touch(struct i915_gem_object *obj)
+{
+	struct i915_gtt *gtt = obj_gtt(obj);
+
+	dma_resv_assert_held(obj->base.resv);
 
 	mutex_lock(&gtt->lock);
-	drm_mm_for_each_node(node, &gtt->mm) {
-		obj = container_of(node, struct i915_gem_object, gtt_node);
-		if (READ_ONCE(obj->pin_count) ||
+	if (drm_mm_node_allocated(&obj->gtt_node))
+		list_move_tail(&obj->gtt_link, &gtt->lru);
+	mutex_unlock(&gtt->lock);
+}
+
+/*
+ * Claim, with a reference each, the bound objects that nobody pinned and
+ * no evictor holds.
+ */
+static void gtt_claim_unpinned(struct i915_gtt *gtt, struct list_head *list)
+{
+	struct i915_gem_object *obj;
+
+	mutex_lock(&gtt->lock);
+	list_for_each_entry(obj, &gtt->lru, gtt_link) {
+		if (READ_ONCE(obj->pin_count) || obj->evicting ||
 		    !kref_get_unless_zero(&obj->base.refcount))
 			continue;
+		obj->evicting = true;
 		list_add_tail(&obj->evict_link, list);
 	}
 	mutex_unlock(&gtt->lock);
+}
+
+static void gtt_release_claim(struct i915_gem_object *obj)
+{
+	struct i915_gtt *gtt = obj_gtt(obj);
+
+	mutex_lock(&gtt->lock);
+	list_del(&obj->evict_link);
+	obj->evicting = false;
+	mutex_unlock(&gtt->lock);
+	drm_gem_object_put(&obj->base);
 }
 
 /**
  * i915_gtt_evict_all - unbind every object that is not pinned
  * @i915: the device
  *
- * Return: 0 on success, or -EINTR/-ERESTARTSYS if a signal interrupted the
- * wait for an object's lock (objects already handled stay unbound).
+ * Waits for the GPU to finish with each object before unbinding it.
+ *
+ * Return: 0 on success, or -EINTR/-ERESTARTSYS if a signal interrupted a
+ * wait (objects already handled stay unbound).
  */
 int i915_gtt_evict_all(struct i915_device *i915)
 {
@@ -315,17 +455,16 @@ int i915_gtt_evict_all(struct i915_device *i915)
 	LIST_HEAD(victims);
 	int ret = 0;
 
-	gtt_collect_unpinned(&i915->gtt, &victims);
+	gtt_claim_unpinned(&i915->gtt, &victims);
 	list_for_each_entry_safe(obj, next, &victims, evict_link) {
-		list_del(&obj->evict_link);
 		if (!ret)
 			ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
 		if (!ret) {
 			if (!obj->pin_count)
-				i915_gtt_unbind_locked(obj);
+				ret = i915_gtt_unbind_idle_locked(obj);
 			dma_resv_unlock(obj->base.resv);
 		}
-		drm_gem_object_put(&obj->base);
+		gtt_release_claim(obj);
 	}
 	return ret;
 }
@@ -373,8 +512,12 @@ int i915_gem_init_ioctl(struct drm_device *dev, void *data,
 }
 
 static int gem_pin_locked(struct i915_gem_object *obj, struct drm_file *file,
-			  u64 alignment)
+			  u64 alignment, struct i915_ww *ww)
 {
+	struct i915_gtt_place place = {
+		.size = obj->base.size,
+		.alignment = alignment,
+	};
 	struct i915_gtt *gtt = obj_gtt(obj);
 	int ret;
 
@@ -383,7 +526,7 @@ static int gem_pin_locked(struct i915_gem_object *obj, struct drm_file *file,
 	if (obj->pin_count >= I915_MAX_USER_PINS)
 		return -EBUSY;
 
-	ret = i915_gtt_bind_locked(obj, alignment);
+	ret = i915_gtt_bind_locked(obj, &place, ww);
 	if (ret)
 		return ret;
 
@@ -394,6 +537,30 @@ static int gem_pin_locked(struct i915_gem_object *obj, struct drm_file *file,
 		mutex_unlock(&gtt->lock);
 	}
 	return 0;
+}
+
+/* Lock, bind and pin, starting over whenever eviction must back off. */
+static int gem_pin(struct i915_gem_object *obj, struct drm_file *file,
+		   u64 alignment, u64 *offset)
+{
+	struct i915_ww ww;
+	int ret;
+
+	i915_ww_init(&ww);
+	for (;;) {
+		ret = i915_ww_lock(&ww, obj);
+		if (!ret)
+			ret = gem_pin_locked(obj, file, alignment, &ww);
+		if (ret != -EDEADLK)
+			break;
+		ret = i915_ww_backoff(&ww);
+		if (ret)
+			break;
+	}
+	if (!ret)
+		*offset = obj->gtt_node.start;
+	i915_ww_fini(&ww);
+	return ret;
 }
 
 /**
@@ -427,15 +594,7 @@ int i915_gem_pin_ioctl(struct drm_device *dev, void *data,
 	if (!obj)
 		return -ENOENT;
 
-	ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
-	if (ret)
-		goto out_put;
-
-	ret = gem_pin_locked(obj, file, args->alignment);
-	if (!ret)
-		args->offset = obj->gtt_node.start;
-	dma_resv_unlock(obj->base.resv);
-out_put:
+	ret = gem_pin(obj, file, args->alignment, &args->offset);
 	drm_gem_object_put(&obj->base);
 	return ret;
 }
@@ -491,28 +650,52 @@ out_put:
  * @data: unused
  * @file: DRM file (root and master only)
  *
- * Unbinds every object that is not pinned.
+ * Waits until the GPU has finished everything queued, then unbinds every
+ * object that is not pinned.  Execution stays possible: objects are bound
+ * again by their next use.
  *
- * Return: 0 on success or -ERESTARTSYS.
+ * Return: 0 on success (also when the GPU hung: its requests are over),
+ * or -ERESTARTSYS/-EINTR on a signal.
  */
 int i915_gem_leavevt_ioctl(struct drm_device *dev, void *data,
 			   struct drm_file *file)
 {
-	return i915_gtt_evict_all(to_i915(dev));
+	struct i915_device *i915 = to_i915(dev);
+	int ret;
+
+	ret = i915_request_wait_idle(i915);
+	if (ret && ret != -EIO)
+		return ret;
+	return i915_gtt_evict_all(i915);
 }
 
 /**
- * i915_gem_entervt_ioctl - ENTERVT: take the GTT back after a VT switch
+ * i915_gem_entervt_ioctl - ENTERVT: take the GPU back after a VT switch
  * @dev: DRM device
  * @data: unused
  * @file: DRM file (root and master only)
  *
- * Objects are bound again lazily by their next use.
+ * Another user of the hardware may have reprogrammed the ring while the
+ * VT was away: once the GPU is idle, the ring registers are programmed
+ * afresh (an empty ring, the status page).  Objects are bound again
+ * lazily by their next use.
  *
- * Return: 0.
+ * Return: 0, -EIO if the GPU hung (it stays wedged), -ERESTARTSYS or
+ * -EINTR on a signal.
  */
 int i915_gem_entervt_ioctl(struct drm_device *dev, void *data,
 			   struct drm_file *file)
 {
-	return 0;
+	struct i915_device *i915 = to_i915(dev);
+	struct i915_ring *ring = &i915->ring;
+	int ret;
+
+	ret = mutex_lock_interruptible(&ring->lock);
+	if (ret)
+		return ret;
+	ret = i915_request_wait_idle(i915);
+	if (!ret)
+		ret = i915_ring_start(i915);
+	mutex_unlock(&ring->lock);
+	return ret;
 }

@@ -89,6 +89,23 @@ static irqreturn_t i915_irq_handler(int irq, void *arg)
 }
 
 /**
+ * i915_irq_clear_errors - forget a past GPU error
+ * @i915: the device, its ring idle
+ *
+ * Clears the error identity register and unmasks again the errors that
+ * i915_irq_error() masked because they would not clear.
+ */
+void i915_irq_clear_errors(struct i915_device *i915)
+{
+	struct i915_hw *hw = &i915->hw;
+	u32 emr = i915->info->is_g4x ? G4X_EMR_UNMASKED : I915_EMR_UNMASKED;
+
+	i915_write(hw, I915_EIR, i915_read(hw, I915_EIR));
+	i915_write(hw, I915_EMR, (u32)~emr);
+	i915_posting_read(hw, I915_EMR);
+}
+
+/**
  * i915_irq_user_interrupt - the ring executed MI_USER_INTERRUPT
  * @i915: the device
  *

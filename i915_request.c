@@ -8,7 +8,13 @@
  * dma_fence of the ring's fence context whose seqno is that breadcrumb;
  * the interrupt handler reads the status page and signals every request
  * the breadcrumb has passed.  Objects remember the requests that use them
- * through their dma_resv.
+ * through their dma_resv; a request holds a reference on each of its
+ * objects until it is retired, so that an object closed while the GPU
+ * still uses it lives (and stays bound) until the GPU is done with it.
+ *
+ * A request is created before the ring lock is taken (allocations may
+ * sleep), given its objects, and emitted under the ring lock, which is
+ * where it gets its seqno.
  *
  * A hang check guarantees that every fence signals: when the breadcrumb
  * stops moving for %I915_HANG_STALLS checks in a row while requests are
@@ -16,14 +22,17 @@
  * every outstanding request completes with -EIO.
  */
 
+#include <drm/drm_print.h>
 #include <linux/dma-fence.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/string_helpers.h>
 
 #include "i915_cmd.h"
 #include "i915_drv.h"
 #include "i915_reg.h"
+#include "i915_trace.h"
 
 static unsigned int i915_hangcheck_ms = 1000;
 module_param_named(hangcheck_ms, i915_hangcheck_ms, uint, 0600);
@@ -86,7 +95,7 @@ void i915_request_put(struct i915_request *rq)
 /* Breadcrumb: flush, write the seqno into the status page, interrupt. */
 static int emit_breadcrumb(struct i915_ring *ring, u32 seqno)
 {
-	u32 *cs = i915_ring_begin(ring, 6);
+	u32 *cs = i915_ring_begin(ring, I915_REQUEST_DWORDS);
 
 	if (IS_ERR(cs))
 		return PTR_ERR(cs);
@@ -113,51 +122,110 @@ static void request_add_to_client(struct i915_request *rq,
 }
 
 /**
- * i915_request_emit - close the commands emitted so far with a request
- * @i915: the device, the ring lock held
- * @file: the client the work belongs to, or NULL for the driver's own
+ * i915_request_create - allocate a request, before taking the ring lock
+ * @i915: the device
+ * @max_objects: how many objects i915_request_add_object() will add
  *
- * Emits the breadcrumb and the user interrupt, publishes the request and
- * moves the ring's tail.
- *
- * Return: the request with a reference for the caller, or an ERR_PTR.
+ * Return: the request, or ERR_PTR(-ENOMEM).  Until i915_request_emit()
+ * succeeds it is no fence yet: drop it with i915_request_discard().
  */
-struct i915_request *i915_request_emit(struct i915_device *i915,
-				       struct drm_file *file)
+struct i915_request *i915_request_create(struct i915_device *i915,
+					 unsigned int max_objects)
 {
-	struct i915_ring *ring = &i915->ring;
 	struct i915_request *rq;
-	unsigned long flags;
-	int ret;
-
-	lockdep_assert_held(&ring->lock);
 
 	rq = kzalloc(sizeof(*rq), GFP_KERNEL);
 	if (!rq)
 		return ERR_PTR(-ENOMEM);
 
-	ret = emit_breadcrumb(ring, ring->next_seqno);
-	if (ret) {
-		kfree(rq);
-		return ERR_PTR(ret);
-	}
-
-	rq->ring = ring;
-	rq->emitted = jiffies;
+	rq->ring = &i915->ring;
 	INIT_LIST_HEAD(&rq->client_link);
+	if (max_objects) {
+		rq->objects = kvmalloc_array(max_objects, sizeof(*rq->objects),
+					     GFP_KERNEL);
+		if (!rq->objects) {
+			kfree(rq);
+			return ERR_PTR(-ENOMEM);
+		}
+	}
+	rq->max_objects = max_objects;
+	return rq;
+}
+
+/**
+ * i915_request_add_object - keep an object alive while the request runs
+ * @rq: a request not yet emitted
+ * @obj: the object; the request takes a reference until it is retired
+ */
+void i915_request_add_object(struct i915_request *rq,
+			     struct drm_gem_object *obj)
+{
+	if (drm_WARN_ON_ONCE(obj->dev, rq->num_objects >= rq->max_objects))
+		return;
+
+	drm_gem_object_get(obj);
+	rq->objects[rq->num_objects++] = obj;
+}
+
+static void request_release_objects(struct i915_request *rq)
+{
+	while (rq->num_objects)
+		drm_gem_object_put(rq->objects[--rq->num_objects]);
+	kvfree(rq->objects);
+	rq->objects = NULL;
+}
+
+/**
+ * i915_request_discard - drop a request that was never emitted
+ * @rq: the request, from i915_request_create()
+ */
+void i915_request_discard(struct i915_request *rq)
+{
+	request_release_objects(rq);
+	kfree(rq);
+}
+
+/**
+ * i915_request_emit - close the commands emitted so far with a request
+ * @rq: the request, from i915_request_create(); the ring lock held
+ * @file: the client the work belongs to, or NULL for the driver's own
+ *
+ * Emits the breadcrumb and the user interrupt, publishes the request and
+ * moves the ring's tail.  On success the caller's reference is the one
+ * i915_request_create() gave; the ring holds another until retirement.
+ *
+ * Return: 0, or -EIO if the GPU hung, -ERESTARTSYS on a signal while
+ * waiting for ring space; the request is then unchanged.
+ */
+int i915_request_emit(struct i915_request *rq, struct drm_file *file)
+{
+	struct i915_ring *ring = rq->ring;
+	struct i915_device *i915 = ring_to_i915(ring);
+	unsigned long flags;
+	int ret;
+
+	lockdep_assert_held(&ring->lock);
+
+	ret = emit_breadcrumb(ring, ring->next_seqno);
+	if (ret)
+		return ret;
+
+	rq->emitted = jiffies;
 	dma_fence_init(&rq->fence, &i915_fence_ops, &ring->fence_lock,
 		       ring->fence_context, ring->next_seqno++);
 	if (file)
 		request_add_to_client(rq, file);
 
-	i915_ring_kick(i915);
-	rq->tail = ring->tail;
-
+	/* On the list before the GPU can reach the breadcrumb. */
 	dma_fence_get(&rq->fence); /* the ring's reference */
 	spin_lock_irqsave(&ring->fence_lock, flags);
 	list_add_tail(&rq->link, &ring->requests);
 	spin_unlock_irqrestore(&ring->fence_lock, flags);
-	return rq;
+
+	i915_ring_kick(i915);
+	rq->tail = ring->tail;
+	trace_i915_request_emit(rq);
+	return 0;
 }
 
 /**
@@ -178,7 +246,8 @@ void i915_request_signal(struct i915_device *i915)
 	list_for_each_entry(rq, &ring->requests, link) {
 		if (!seqno_passed(seqno, rq->fence.seqno))
 			break;
-		dma_fence_signal_locked(&rq->fence);
+		if (!dma_fence_signal_locked(&rq->fence))
+			trace_i915_request_signal(rq);
 	}
 	spin_unlock_irqrestore(&ring->fence_lock, flags);
 	schedule_work(&ring->retire_work);
@@ -220,16 +289,28 @@ static void retire_work_fn(struct work_struct *work)
 	struct i915_request *rq;
 
 	while ((rq = ring_pop_completed(ring))) {
+		trace_i915_request_retire(rq);
 		request_remove_from_client(rq);
+		request_release_objects(rq);
 		i915_request_put(rq);
 	}
+}
+
+/* Tell the objects' future waiters that the GPU never finished them. */
+static void request_mark_objects(struct i915_request *rq, int error)
+{
+	unsigned int i;
+
+	for (i = 0; i < rq->num_objects; i++)
+		WRITE_ONCE(to_i915_obj(rq->objects[i])->gpu_error, error);
 }
 
 /**
  * i915_request_wedge - declare the GPU hung
  * @i915: the device
  *
- * Every outstanding request completes with -EIO and new work is refused.
+ * Every outstanding request completes with -EIO, and so does any wait on
+ * its objects until a new request uses them; new work is refused.
  * Called from the hang check and when the GPU reports an error; safe in
  * any context.
  */
@@ -247,6 +328,7 @@ void i915_request_wedge(struct i915_device *i915)
 	list_for_each_entry(rq, &ring->requests, link) {
 		if (dma_fence_is_signaled_locked(&rq->fence))
 			continue;
+		request_mark_objects(rq, -EIO);
 		dma_fence_set_error(&rq->fence, -EIO);
 		dma_fence_signal_locked(&rq->fence);
 	}
@@ -350,6 +432,81 @@ void i915_request_file_close(struct i915_file *fpriv)
 		rq->file = NULL;
 	}
 	spin_unlock(&fpriv->lock);
+}
+
+/**
+ * i915_request_unwedge - put a wedged GPU back to work
+ * @i915: the device
+ *
+ * For debugfs i915_wedged, so that a test that hung the GPU on purpose
+ * leaves a working device behind: once every request has completed (with
+ * -EIO), the error registers are cleared and the ring is programmed
+ * afresh, empty.  This is no GPU reset: it helps only if the engine
+ * stopped cleanly on its error, as the model's does.
+ *
+ * Return: 0 (also when the GPU was not wedged), -EBUSY while requests are
+ * still outstanding, -EIO if the ring does not restart, -EINTR on a
+ * signal.
+ */
+int i915_request_unwedge(struct i915_device *i915)
+{
+	struct i915_ring *ring = &i915->ring;
+	unsigned long flags;
+	int ret;
+
+	ret = mutex_lock_interruptible(&ring->lock);
+	if (ret)
+		return ret;
+	if (!READ_ONCE(ring->wedged))
+		goto out_unlock;
+
+	flush_work(&ring->retire_work);
+	if (!i915_request_idle(i915)) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	i915_irq_clear_errors(i915);
+	ret = i915_ring_start(i915);
+	if (ret)
+		goto out_unlock;
+
+	spin_lock_irqsave(&ring->fence_lock, flags);
+	WRITE_ONCE(ring->wedged, false);
+	ring->hang_stalls = 0;
+	spin_unlock_irqrestore(&ring->fence_lock, flags);
+	drm_info(&i915->drm, "GPU unwedged, ring restarted\n");
+out_unlock:
+	mutex_unlock(&ring->lock);
+	return ret;
+}
+
+/**
+ * i915_request_print - debugfs i915_requests
+ * @i915: the device
+ * @p: where to print
+ *
+ * The breadcrumb, the next seqno, whether the GPU is wedged, then one
+ * line per request not yet retired: seqno, age, state and its objects.
+ */
+void i915_request_print(struct i915_device *i915, struct drm_printer *p)
+{
+	struct i915_ring *ring = &i915->ring;
+	struct i915_request *rq;
+	unsigned long flags;
+
+	drm_printf(p, "breadcrumb: %u, next seqno: %u, wedged: %s\n",
+		   hws_seqno(ring), READ_ONCE(ring->next_seqno),
+		   str_yes_no(READ_ONCE(ring->wedged)));
+
+	spin_lock_irqsave(&ring->fence_lock, flags);
+	list_for_each_entry(rq, &ring->requests, link)
+		drm_printf(p, "seqno %llu: age %u ms, %s, error %d, %u objects, tail 0x%x\n",
+			   rq->fence.seqno,
+			   jiffies_to_msecs(jiffies - rq->emitted),
+			   dma_fence_is_signaled_locked(&rq->fence) ?
+			   "completed" : "running", rq->fence.error,
+			   rq->num_objects, rq->tail);
+	spin_unlock_irqrestore(&ring->fence_lock, flags);
 }
 
 /**

@@ -361,6 +361,22 @@ void i915_ring_advance(struct i915_ring *ring, u32 *cs)
 }
 
 /**
+ * i915_ring_rewind - forget commands emitted but not kicked
+ * @ring: the ring, its lock held
+ * @tail: the value of @ring->tail before they were emitted
+ *
+ * For an emission that fails half-way (the GPU hung, a signal while
+ * waiting for space): the commands written since @tail never reach the
+ * GPU, since the tail register only moves in i915_ring_kick().
+ */
+void i915_ring_rewind(struct i915_ring *ring, u32 tail)
+{
+	lockdep_assert_held(&ring->lock);
+
+	ring->tail = tail;
+}
+
+/**
  * i915_ring_kick - hand everything emitted so far to the GPU
  * @i915: the device, the ring lock held
  *

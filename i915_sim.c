@@ -9,6 +9,7 @@
  */
 
 #include <linux/gfp.h>
+#include <linux/irq_work.h>
 #include <linux/mm.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
@@ -170,18 +171,24 @@ int i915_sim_create(u16 device_id)
 	if (ret)
 		goto err_free;
 	i915_sim_mmio_reset(sim);
+	ret = i915_sim_cs_init(sim);
+	if (ret)
+		goto err_state;
 
 	/* Set before the bus exists: probing asks i915_sim_owns(). */
 	i915_sim_dev = sim;
 	ret = i915_sim_pci_create(sim);
 	if (ret)
-		goto err_state;
+		goto err_cs;
 
 	i915_sim_debugfs_init(sim);
 	return 0;
 
-err_state:
+err_cs:
 	i915_sim_dev = NULL;
+	i915_sim_cs_fini(sim);
+	irq_work_sync(&sim->irq_work);
+err_state:
 	sim_free_state(sim);
 err_free:
 	kfree(sim);
@@ -203,6 +210,9 @@ void i915_sim_destroy(void)
 	i915_sim_debugfs_fini(sim);
 	i915_sim_pci_destroy(sim);
 	i915_sim_dev = NULL;
+	/* The driver is gone; the engine may still have raised an interrupt. */
+	i915_sim_cs_fini(sim);
+	irq_work_sync(&sim->irq_work);
 	sim_free_state(sim);
 	kfree(sim);
 }

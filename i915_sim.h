@@ -11,12 +11,17 @@
  * Files: i915_sim.c (creation, chip table, the hardware seam),
  * i915_sim_mmio.c (register semantics, interrupts, errors),
  * i915_sim_gtt.c (GTT entries and GPU memory access), i915_sim_pci.c
- * (virtual PCI bus and config space), i915_sim_debugfs.c.
+ * (virtual PCI bus and config space), i915_sim_debugfs.c, and the render
+ * engine: i915_sim_cs.c (the command streamer, a kernel thread),
+ * i915_sim_mi.c (MI commands), i915_sim_blt.c (the 2D blitter),
+ * i915_sim_3d.c (3D commands and the drawing-rectangle log), sharing
+ * i915_sim_cs.h.
  *
- * A command streamer and blitter plug in through @kick, @engine_busy and
- * the helpers below: i915_sim_gtt_read32()/write32()/copy() for memory
+ * The command streamer plugs in through @kick, @engine_busy and the
+ * helpers below: i915_sim_gtt_read32()/write32()/copy() for memory
  * through the GTT, i915_sim_hws_write32() for the status page,
- * i915_sim_irq_raise() for interrupts and i915_sim_error_locked() /
+ * i915_sim_irq_raise() for interrupts, i915_sim_mmio_write_gpu() for
+ * MI_LOAD_REGISTER_IMM and i915_sim_error_locked() /
  * i915_sim_page_fault_locked() for errors.
  */
 #ifndef _I915_SIM_H_
@@ -33,6 +38,7 @@ struct dentry;
 struct page;
 struct pci_dev;
 struct i915_sim_pci;
+struct i915_sim_cs;
 
 /**
  * struct i915_sim_chip - one GPU the model can impersonate
@@ -82,19 +88,21 @@ struct i915_sim_engine_regs {
  * @eir_page_table: the EIR bit of a page-table error
  * @scratch: zeroed page that cleared GTT entries point at
  * @scratch_phys: physical address of @scratch
- * @lock: protects @regs, @gtt, @engine_busy and @kick; taken from any
- *	context including hard IRQ (raw, irqsave).  It nests inside the PCI
- *	config-space lock (a GDRST write resets the engine) and nothing is
- *	taken inside it.  Memory accessed through the GTT is read and written
- *	under it, so once gtt_clear returns no access to an old page is in
- *	flight.
+ * @lock: protects @regs, @gtt, @engine_busy, @kick and the engine state
+ *	of @cs; taken from any context including hard IRQ (raw, irqsave).
+ *	It nests inside the PCI config-space lock (a GDRST write resets the
+ *	engine); only the scheduler's locks are taken inside it, when @kick
+ *	wakes the command streamer's thread.  Memory accessed through the
+ *	GTT is read and written under it, so once gtt_clear returns no
+ *	access to an old page is in flight.  The command streamer holds it
+ *	only between commands and for single accesses, never across one.
  * @regs: register file, I915_MMIO_SIZE bytes, indexed by offset / 4
  * @gtt: the GTT entries
  * @engine_busy: the command streamer is executing (MI_MODE idle reads 0)
  * @kick: command streamer hook, called under @lock after a write to the
- *	render ring's TAIL or CTL or to MI_MODE; NULL while there is none;
- *	must not sleep
- * @cs: command streamer private state
+ *	render ring's TAIL or CTL or to MI_MODE and after a GDRST reset;
+ *	NULL while there is none; must not sleep
+ * @cs: the command streamer (&struct i915_sim_cs, i915_sim_cs.h)
  * @pci_command: last value written to config COMMAND (memory decode, bus
  *	mastering and INTx disable gate MMIO, DMA and the interrupt line)
  * @irq_work: raises the interrupt line from hard-IRQ context
@@ -125,7 +133,7 @@ struct i915_sim {
 	u32 *gtt;
 	bool engine_busy;
 	void (*kick)(struct i915_sim *sim);
-	void *cs;
+	struct i915_sim_cs *cs;
 
 	u16 pci_command;
 	struct irq_work irq_work;
@@ -156,6 +164,7 @@ void i915_sim_mmio_reset(struct i915_sim *sim);
 u32 i915_sim_mmio_peek(struct i915_sim *sim, u32 reg);
 u32 i915_sim_mmio_read(struct i915_sim *sim, u32 reg);
 void i915_sim_mmio_write(struct i915_sim *sim, u32 reg, u32 val);
+void i915_sim_mmio_write_gpu(struct i915_sim *sim, u32 reg, u32 val);
 void i915_sim_engine_reset(struct i915_sim *sim);
 void i915_sim_irq_raise(struct i915_sim *sim, u32 bits);
 void i915_sim_irq_raise_locked(struct i915_sim *sim, u32 bits);
@@ -182,6 +191,11 @@ int i915_sim_hws_write32(struct i915_sim *sim, u32 offset, u32 val);
 /* i915_sim_pci.c: the virtual PCI bus */
 int i915_sim_pci_create(struct i915_sim *sim);
 void i915_sim_pci_destroy(struct i915_sim *sim);
+
+/* i915_sim_cs.c: the render command streamer */
+int i915_sim_cs_init(struct i915_sim *sim);
+void i915_sim_cs_fini(struct i915_sim *sim);
+void i915_sim_cs_debugfs_init(struct i915_sim *sim, struct dentry *dir);
 
 /* i915_sim_debugfs.c */
 void i915_sim_debugfs_init(struct i915_sim *sim);

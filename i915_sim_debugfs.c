@@ -19,6 +19,8 @@
  * - raise_error: write a hex mask of EIR bits; the model records those
  *   errors (ESR, EIR, and the master error interrupt unless EMR masks
  *   them).
+ * - cs: the command streamer's state and counters (i915_sim_cs.c).
+ * - drawrects: the drawing rectangles executed (i915_sim_3d.c).
  */
 
 #include <linux/debugfs.h>
@@ -276,6 +278,7 @@ void i915_sim_debugfs_init(struct i915_sim *sim)
 	debugfs_create_file("raise_irq", 0200, dir, sim, &sim_raise_irq_fops);
 	debugfs_create_file("raise_error", 0200, dir, sim,
 			    &sim_raise_error_fops);
+	i915_sim_cs_debugfs_init(sim, dir);
 }
 
 /**

@@ -247,7 +247,8 @@ void i915_sim_page_fault_locked(struct i915_sim *sim, u32 pgtbl_er)
  * @sim: the model
  *
  * Stops the ring and clears the engine's error state; the GTT, interrupt
- * enables and masks are kept.
+ * enables and masks are kept.  The command streamer abandons what it was
+ * executing (its kick sees the ring disabled).
  */
 void i915_sim_engine_reset(struct i915_sim *sim)
 {
@@ -382,6 +383,28 @@ static void mmio_write_locked(struct i915_sim *sim, u32 reg, u32 val)
 			sim->kick(sim);
 		break;
 	}
+}
+
+/**
+ * i915_sim_mmio_write_gpu - the GPU writes one of its registers
+ * @sim: the model
+ * @reg: byte offset
+ * @val: value
+ *
+ * For MI_LOAD_REGISTER_IMM: the same semantics as a CPU write, whether or
+ * not the CPU may reach BAR 0.  Offsets outside the register file are
+ * ignored.
+ */
+void i915_sim_mmio_write_gpu(struct i915_sim *sim, u32 reg, u32 val)
+{
+	unsigned long flags;
+
+	if (!mmio_valid(reg))
+		return;
+
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	mmio_write_locked(sim, reg, val);
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
 }
 
 /**

@@ -31,6 +31,9 @@
 #define I915_PGTBL_CTL			0x2020
 #define   I915_PGTBL_ENABLE		BIT(0)
 #define I915_PGTBL_ER			0x2024
+/* PGTBL_ER client bits: IGT lists them for i945; assumed for all parts */
+#define   I915_PGTBL_ERR_CS_GTT		BIT(19)
+#define   I915_PGTBL_ERR_CS_INSTRUCTION	BIT(20)
 #define I915_GFX_FLSH_CNTL		0x2170
 
 /* GTT page-table entries */
@@ -84,6 +87,7 @@
 #define I915_ISR			0x20ac
 #define   I915_USER_INTERRUPT		BIT(1)
 #define   I915_MASTER_ERROR_INTERRUPT	BIT(15)
+#define   I915_PIPE_CONTROL_NOTIFY_INTERRUPT	BIT(18)
 #define   I915_BSD_USER_INTERRUPT	BIT(25)
 
 /* Errors */

@@ -52,8 +52,28 @@
 #define I915_SIM_IMR_RESET		0xffffffffu
 #define I915_SIM_EMR_RESET		0xffffffffu
 #define I915_SIM_HWSTAM_RESET		0xffffffffu
-/* Every unit reports "done" while the engine is idle. */
+/*
+ * Every unit reports "done" while the engine is idle; while the command
+ * streamer executes, bit 0 reads "not done" (the model has one unit).
+ */
 #define I915_SIM_INSTDONE_IDLE		0xffffffffu
+#define I915_SIM_INSTDONE_BUSY		0xfffffffeu
+
+/*
+ * IPEIR values the model reports with an instruction-parser error; the
+ * register's real bit meanings are not known here, so these are the
+ * model's: which kind of error stopped the engine.
+ */
+#define I915_SIM_IPEIR_BAD_COMMAND	BIT(0)	/* unknown or malformed */
+#define I915_SIM_IPEIR_PRIVILEGE	BIT(1)	/* privileged, non-secure */
+#define I915_SIM_IPEIR_FAULT		BIT(2)	/* GTT fault on an access */
+
+/* Command streamer limits */
+#define I915_SIM_CS_MAX_FETCH		260	/* dwords of a decoded command */
+#define I915_SIM_CS_ABORT_CHECK		1024	/* dwords between stop checks */
+#define I915_SIM_CMD_DELAY_MAX_US	1000000	/* sim_cmd_delay_us clamp */
+#define I915_SIM_BLT_CHUNK		4096	/* bytes per blitter span */
+#define I915_SIM_DRAWRECT_LOG		256	/* drawrects entries kept */
 
 /* GTT updates are done in batches of this many entries per lock hold. */
 #define I915_SIM_GTT_BATCH		512

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: eviction
+ *
+ * Making room in the GTT when the allocator has no hole for a binding
+ * (section 7.3.1 A of the design: "some other object will be evicted").
+ * Instead of unbinding the least recently used object and trying again,
+ * eviction asks drm_mm's scan roster which objects, taken from the cold
+ * end of the LRU list, free a suitable hole once together removed, and
+ * evicts just those:
+ *
+ * 1. a first scan considers only idle objects, so that making room does
+ *    not have to wait for the GPU;
+ * 2. if idle objects cannot make the hole, a second scan adds busy ones,
+ *    and eviction waits for the GPU to finish with each before unbinding.
+ *
+ * Never evicted: pinned objects (I915_GEM_PIN), objects whose lock the
+ * caller's acquire context holds (the objects of the execbuffer being
+ * bound), and objects another evictor has claimed.  When nothing else
+ * helps, -ENOSPC.  For a softpinned binding (a fixed address),
+ * i915_gem_evict_for_node() evicts exactly what overlaps the range.
+ *
+ * The scan runs under &i915_gtt.lock, which pins the allocator's state;
+ * the victims are then claimed (&i915_gem_object.evicting), the GTT lock
+ * dropped, and each victim locked through the caller's acquire context
+ * (which may answer -EDEADLK), waited for and unbound.  Another thread
+ * may take the hole in between: the caller simply tries again.
+ */
+
+#include <linux/dma-resv.h>
+
+#include "i915_drv.h"
+#include "i915_trace.h"
+
+static bool evict_locked_by(struct i915_gem_object *obj, struct i915_ww *ww)
+{
+	return ww && dma_resv_locking_ctx(obj->base.resv) == &ww->ctx;
+}
+
+/*
+ * May the scan consider @obj?  Under the GTT lock; @pin_count is read
+ * without the object's lock and checked again once it is taken.
+ */
+static bool evict_candidate(struct i915_gem_object *obj, struct i915_ww *ww,
+			    bool busy)
+{
+	if (READ_ONCE(obj->pin_count) || obj->evicting ||
+	    evict_locked_by(obj, ww))
+		return false;
+	if (busy)
+		return true;
+	return !dma_resv_is_locked(obj->base.resv) &&
+	       dma_resv_test_signaled(obj->base.resv, DMA_RESV_USAGE_BOOKKEEP);
+}
+
+/* Claim @obj for this evictor, with a reference. */
+static bool evict_claim(struct i915_gem_object *obj, struct list_head *list)
+{
+	if (!kref_get_unless_zero(&obj->base.refcount))
+		return false;
+	obj->evicting = true;
+	list_add_tail(&obj->evict_link, list);
+	return true;
+}
+
+/*
+ * Run the scan roster over the LRU list; when it finds a hole, claim the
+ * objects whose removal makes it.  Return: 0 with the victims claimed;
+ * -ENOSPC if the candidates cannot make a hole; -EAGAIN if one of the
+ * victims is being freed (it unbinds itself) or, with no hole found,
+ * another evictor holds objects that might have helped.
+ */
+static int evict_scan(struct i915_gtt *gtt, struct i915_ww *ww,
+		      const struct i915_gtt_place *place, unsigned long color,
+		      bool busy, struct list_head *victims)
+{
+	struct i915_gem_object *obj, *next;
+	struct drm_mm_scan scan;
+	LIST_HEAD(scanned);
+	bool others = false;
+	int ret = -ENOSPC;
+
+	mutex_lock(&gtt->lock);
+	drm_mm_scan_init_with_range(&scan, &gtt->mm, place->size,
+				    place->alignment, color, gtt->start,
+				    gtt->end, DRM_MM_INSERT_BEST);
+	list_for_each_entry(obj, &gtt->lru, gtt_link) {
+		others |= obj->evicting;
+		if (!evict_candidate(obj, ww, busy))
+			continue;
+		/* Added at the head: removed below in reverse order. */
+		list_add(&obj->evict_link, &scanned);
+		if (drm_mm_scan_add_block(&scan, &obj->gtt_node)) {
+			ret = 0;
+			break;
+		}
+	}
+
+	list_for_each_entry_safe(obj, next, &scanned, evict_link) {
+		list_del(&obj->evict_link);
+		if (drm_mm_scan_remove_block(&scan, &obj->gtt_node) &&
+		    !evict_claim(obj, victims))
+			ret = -EAGAIN;
+	}
+	mutex_unlock(&gtt->lock);
+	return ret == -ENOSPC && others ? -EAGAIN : ret;
+}
+
+/* Lock one victim (unless the caller holds it), wait for it, unbind it. */
+static int evict_one(struct i915_gem_object *obj, struct i915_ww *ww)
+{
+	bool own = evict_locked_by(obj, ww);
+	int ret = 0;
+
+	if (!own) {
+		ret = i915_ww_lock(ww, obj);
+		if (ret)
+			return ret;
+	}
+
+	if (!obj->pin_count) {
+		trace_i915_gtt_evict(obj, obj->gtt_node.start,
+				     obj->gtt_node.size);
+		ret = i915_gtt_unbind_idle_locked(obj);
+	}
+
+	if (!own)
+		i915_ww_unlock(ww, obj);
+	return ret;
+}
+
+/*
+ * Evict the claimed victims (none without @ww) and release every claim,
+ * also after an error.
+ */
+static int evict_victims(struct i915_gtt *gtt, struct i915_ww *ww,
+			 struct list_head *victims)
+{
+	struct i915_gem_object *obj, *next;
+	int ret = 0;
+
+	list_for_each_entry_safe(obj, next, victims, evict_link) {
+		if (!ret && ww)
+			ret = evict_one(obj, ww);
+
+		mutex_lock(&gtt->lock);
+		list_del(&obj->evict_link);
+		obj->evicting = false;
+		mutex_unlock(&gtt->lock);
+		drm_gem_object_put(&obj->base);
+	}
+	return ret;
+}
+
+/**
+ * i915_gem_evict_something - make a hole for a binding
+ * @i915: the device
+ * @ww: the caller's acquire context; objects it holds are never evicted
+ * @place: size and alignment of the binding to make room for
+ * @color: the binding's drm_mm colour
+ *
+ * Return: 0 when the hole should now exist (the caller retries its
+ * insertion), -ENOSPC when no set of evictable objects makes one,
+ * -EAGAIN when objects this call wanted were held by another evictor or
+ * being freed (the caller retries a little later), -EDEADLK when @ww must
+ * back off, -EINTR or -ERESTARTSYS on a signal.
+ */
+int i915_gem_evict_something(struct i915_device *i915, struct i915_ww *ww,
+			     const struct i915_gtt_place *place,
+			     unsigned long color)
+{
+	struct i915_gtt *gtt = &i915->gtt;
+	LIST_HEAD(victims);
+	int ret, err;
+
+	trace_i915_gtt_evict_something(place->size, place->alignment);
+	ret = evict_scan(gtt, ww, place, color, false, &victims);
+	if (ret && list_empty(&victims))
+		ret = evict_scan(gtt, ww, place, color, true, &victims);
+
+	err = evict_victims(gtt, ww, &victims);
+	return err ? err : ret;
+}
+
+/* Claim what overlaps [start, end): -ENOSPC if something there is pinned. */
+static int evict_claim_range(struct i915_gtt *gtt, u64 start, u64 end,
+			     struct list_head *victims)
+{
+	struct i915_gem_object *obj;
+	struct drm_mm_node *node;
+	int ret = 0;
+
+	mutex_lock(&gtt->lock);
+	drm_mm_for_each_node_in_range(node, &gtt->mm, start, end) {
+		obj = container_of(node, struct i915_gem_object, gtt_node);
+		if (READ_ONCE(obj->pin_count)) {
+			ret = -ENOSPC;
+			break;
+		}
+		if (obj->evicting || !evict_claim(obj, victims)) {
+			ret = -EAGAIN;
+			break;
+		}
+	}
+	mutex_unlock(&gtt->lock);
+	return ret;
+}
+
+/**
+ * i915_gem_evict_for_node - clear a fixed range of the GTT (softpin)
+ * @i915: the device
+ * @ww: the caller's acquire context; objects it holds are evicted too
+ *	(the caller never asks for a range where one of its own fixed
+ *	objects lies)
+ * @place: the fixed range to clear
+ *
+ * Return: 0 when the range should now be free, -ENOSPC if a pinned object
+ * lies in it, -EAGAIN if another evictor holds an object there or one is
+ * being freed, -EDEADLK when @ww must back off, -EINTR or -ERESTARTSYS on
+ * a signal.
+ */
+int i915_gem_evict_for_node(struct i915_device *i915, struct i915_ww *ww,
+			    const struct i915_gtt_place *place)
+{
+	struct i915_gtt *gtt = &i915->gtt;
+	LIST_HEAD(victims);
+	int ret;
+
+	trace_i915_gtt_evict_node(place->offset, place->size);
+	ret = evict_claim_range(gtt, place->offset,
+				place->offset + place->size, &victims);
+	if (!ret && list_empty(&victims))
+		ret = -ENOSPC; /* nothing there, yet no room: outside the range */
+	if (ret) {
+		evict_victims(gtt, NULL, &victims);
+		return ret;
+	}
+	return evict_victims(gtt, ww, &victims);
+}

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: the object list of an execbuffer
+ *
+ * Phases 2 and 4 of an execbuffer (see i915_gem_execbuffer.c): looking up
+ * and checking the object list before any lock is taken, and then, with
+ * the objects locked, giving each of them a GTT address.
+ *
+ * Binding follows section 7.3.1 A of the design with softpin added:
+ * objects with EXEC_OBJECT_PINNED go to their fixed addresses first
+ * (anything there that is not pinned is evicted), then the others take
+ * what the allocator offers.  When the GTT is full, eviction
+ * (i915_gem_evict.c) makes room from objects outside this execbuffer; if
+ * this execbuffer's own objects fragment the space, they are unbound and
+ * bound again in one go.  A set of objects that cannot fit in the GTT
+ * together fails with -ENOSPC at once, before anything is evicted.
+ */
+
+#include <uapi/drm/i915_drm.h>
+#include <linux/mm.h>
+#include <linux/sort.h>
+
+#include "i915_drv.h"
+
+/* Object flags known upstream; anything else is -EINVAL. */
+#define I915_EXEC_OBJECT_FLAGS \
+	(EXEC_OBJECT_NEEDS_FENCE | EXEC_OBJECT_NEEDS_GTT | EXEC_OBJECT_WRITE | \
+	 EXEC_OBJECT_SUPPORTS_48B_ADDRESS | EXEC_OBJECT_PINNED | \
+	 EXEC_OBJECT_PAD_TO_SIZE | EXEC_OBJECT_ASYNC | EXEC_OBJECT_CAPTURE)
+
+/* Flags, alignment, softpin address and padding of one entry. */
+static int exec_check_object(struct i915_exec *eb, struct i915_exec_object *eo)
+{
+	struct drm_device *dev = &eb->i915->drm;
+	struct i915_gtt *gtt = &eb->i915->gtt;
+	u64 size;
+
+	if (eo->flags & ~(u64)I915_EXEC_OBJECT_FLAGS ||
+	    (eo->alignment & (eo->alignment - 1)))
+		goto err;
+	if (!(eo->flags & EXEC_OBJECT_PAD_TO_SIZE))
+		eo->pad_to_size = 0;
+	else if (offset_in_page(eo->pad_to_size))
+		goto err;
+
+	if (!(eo->flags & EXEC_OBJECT_PINNED))
+		return 0;
+	size = max_t(u64, eo->obj->base.size, eo->pad_to_size);
+	if (offset_in_page(eo->offset) ||
+	    (eo->alignment && !IS_ALIGNED(eo->offset, eo->alignment)) ||
+	    eo->offset < READ_ONCE(gtt->start) ||
+	    eo->offset > READ_ONCE(gtt->end) ||
+	    size > READ_ONCE(gtt->end) - eo->offset)
+		goto err;
+	return 0;
+
+err:
+	drm_dbg(dev, "exec: handle %u flags 0x%llx align 0x%llx offset 0x%llx pad 0x%llx\n",
+		eo->handle, eo->flags, eo->alignment, eo->offset,
+		eo->pad_to_size);
+	return -EINVAL;
+}
+
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(void * const *)a;
+	uintptr_t y = (uintptr_t)*(void * const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* An object listed twice, under one handle or two, is -EINVAL. */
+static int exec_check_duplicates(struct i915_exec *eb)
+{
+	struct i915_gem_object **objs;
+	unsigned int i;
+	int ret = 0;
+
+	objs = kvmalloc_array(eb->count, sizeof(*objs), GFP_KERNEL);
+	if (!objs)
+		return -ENOMEM;
+	for (i = 0; i < eb->count; i++)
+		objs[i] = eb->objects[i].obj;
+	sort(objs, eb->count, sizeof(*objs), cmp_ptr, NULL);
+	for (i = 1; i < eb->count; i++) {
+		if (objs[i] == objs[i - 1]) {
+			drm_dbg(&eb->i915->drm, "exec: object listed twice\n");
+			ret = -EINVAL;
+			break;
+		}
+	}
+	kvfree(objs);
+	return ret;
+}
+
+static int cmp_fixed(const void *a, const void *b)
+{
+	u64 x = (*(struct i915_exec_object * const *)a)->offset;
+	u64 y = (*(struct i915_exec_object * const *)b)->offset;
+
+	return x < y ? -1 : x > y;
+}
+
+static u64 exec_object_size(const struct i915_exec_object *eo)
+{
+	return max_t(u64, eo->obj->base.size, eo->pad_to_size);
+}
+
+/* Softpinned objects of one execbuffer that overlap: -EINVAL, as igt. */
+static int exec_check_fixed_overlap(struct i915_exec *eb)
+{
+	struct i915_exec_object **fixed;
+	unsigned int i, n = 0;
+	int ret = 0;
+
+	fixed = kvmalloc_array(eb->count, sizeof(*fixed), GFP_KERNEL);
+	if (!fixed)
+		return -ENOMEM;
+	for (i = 0; i < eb->count; i++)
+		if (eb->objects[i].flags & EXEC_OBJECT_PINNED)
+			fixed[n++] = &eb->objects[i];
+	sort(fixed, n, sizeof(*fixed), cmp_fixed, NULL);
+	for (i = 1; i < n; i++) {
+		if (fixed[i - 1]->offset + exec_object_size(fixed[i - 1]) >
+		    fixed[i]->offset) {
+			drm_dbg(&eb->i915->drm, "exec: softpin overlap\n");
+			ret = -EINVAL;
+			break;
+		}
+	}
+	kvfree(fixed);
+	return ret;
+}
+
+static int cmp_handle(const void *a, const void *b)
+{
+	u32 x = ((const struct i915_exec_handle *)a)->handle;
+	u32 y = ((const struct i915_exec_handle *)b)->handle;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Handles sorted, for relocations that name their target by handle. */
+static int exec_build_handles(struct i915_exec *eb)
+{
+	unsigned int i;
+
+	if (eb->flags & I915_EXEC_HANDLE_LUT)
+		return 0;
+
+	eb->handles = kvmalloc_array(eb->count, sizeof(*eb->handles),
+				     GFP_KERNEL);
+	if (!eb->handles)
+		return -ENOMEM;
+	for (i = 0; i < eb->count; i++) {
+		eb->handles[i].handle = eb->objects[i].handle;
+		eb->handles[i].index = i;
+	}
+	sort(eb->handles, eb->count, sizeof(*eb->handles), cmp_handle, NULL);
+	return 0;
+}
+
+/**
+ * i915_exec_lookup - look up and check the object list
+ * @eb: the execbuffer, its object list copied in, no lock held
+ *
+ * Each handle is looked up once, in list order, and its entry checked;
+ * then the list as a whole: no object twice, no overlapping softpinned
+ * objects.  Builds the sorted handle table relocations use (unless
+ * I915_EXEC_HANDLE_LUT).
+ *
+ * Return: 0; -ENOENT for a handle that names nothing; -EINVAL for unknown
+ * object flags, an alignment that is no power of two, a softpin address
+ * that is unaligned, outside the GTT or overlapping another, a bad
+ * pad_to_size, an object listed twice; -ENOMEM.
+ */
+int i915_exec_lookup(struct i915_exec *eb)
+{
+	struct i915_exec_object *eo;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < eb->count; i++) {
+		eo = &eb->objects[i];
+		eo->obj = i915_gem_object_lookup(eb->file, eo->handle);
+		if (!eo->obj) {
+			drm_dbg(&eb->i915->drm, "exec: no handle %u\n",
+				eo->handle);
+			return -ENOENT;
+		}
+		ret = exec_check_object(eb, eo);
+		if (ret)
+			return ret;
+	}
+
+	ret = exec_check_duplicates(eb);
+	if (!ret)
+		ret = exec_check_fixed_overlap(eb);
+	if (!ret)
+		ret = exec_build_handles(eb);
+	return ret;
+}
+
+/**
+ * i915_exec_check_batch - find and check the batch, complete the domains
+ * @eb: the execbuffer, its relocations checked, no lock held
+ *
+ * The batch is the last object (the first with I915_EXEC_BATCH_FIRST);
+ * [batch_start, batch_start + batch_len) must lie inside it (batch_len 0
+ * means up to its end) and it must not be written by its own execbuffer.
+ * Then each object's domains are completed: the batch is read as
+ * commands, an EXEC_OBJECT_WRITE object is written through the render
+ * cache, an object that no relocation names is read through it, and every
+ * object with a write domain is marked EXEC_OBJECT_WRITE.
+ *
+ * Return: 0, or -EINVAL for a bad batch.
+ */
+int i915_exec_check_batch(struct i915_exec *eb)
+{
+	struct i915_exec_object *eo;
+	u64 size;
+	unsigned int i;
+
+	eb->batch = eb->flags & I915_EXEC_BATCH_FIRST ? 0 : eb->count - 1;
+	eo = &eb->objects[eb->batch];
+	size = eo->obj->base.size;
+	if (eo->write_domain || (eo->flags & EXEC_OBJECT_WRITE) ||
+	    eb->batch_start >= size || eb->batch_len > size - eb->batch_start) {
+		drm_dbg(&eb->i915->drm, "exec: batch 0x%x+0x%x of %llu bytes, write 0x%x\n",
+			eb->batch_start, eb->batch_len, size, eo->write_domain);
+		return -EINVAL;
+	}
+	if (!eb->batch_len)
+		eb->batch_len = size - eb->batch_start;
+	eo->read_domains |= I915_GEM_DOMAIN_COMMAND;
+
+	for (i = 0; i < eb->count; i++) {
+		eo = &eb->objects[i];
+		if ((eo->flags & EXEC_OBJECT_WRITE) && !eo->write_domain)
+			eo->write_domain = I915_GEM_DOMAIN_RENDER;
+		if (eo->write_domain)
+			eo->flags |= EXEC_OBJECT_WRITE;
+		eo->read_domains |= eo->write_domain;
+		if (!eo->read_domains)
+			eo->read_domains = I915_GEM_DOMAIN_RENDER;
+	}
+	return 0;
+}
+
+/* Too big to fit even in an empty GTT: -ENOSPC before evicting anything. */
+static int exec_check_fit(struct i915_exec *eb)
+{
+	struct i915_gtt *gtt = &eb->i915->gtt;
+	u64 need = 0, room;
+	unsigned int i;
+
+	for (i = 0; i < eb->count; i++)
+		if (!eb->objects[i].obj->pin_count)
+			need += exec_object_size(&eb->objects[i]);
+
+	mutex_lock(&gtt->lock);
+	room = gtt->end - gtt->start - gtt->pinned_bytes;
+	mutex_unlock(&gtt->lock);
+	if (need <= room)
+		return 0;
+	drm_dbg(&eb->i915->drm, "exec: %llu bytes, the GTT has %llu\n", need,
+		room);
+	return -ENOSPC;
+}
+
+static int exec_bind_one(struct i915_exec *eb, struct i915_exec_object *eo)
+{
+	struct i915_gtt_place place = {
+		.size = exec_object_size(eo),
+		.alignment = eo->alignment,
+		.offset = eo->offset,
+		.fixed = eo->flags & EXEC_OBJECT_PINNED,
+	};
+	int ret;
+
+	ret = i915_gtt_bind_locked(eo->obj, &place, &eb->ww);
+	if (ret)
+		return ret;
+	if (eo->obj->gtt_node.start != eo->offset)
+		eb->moved = true;
+	eo->offset = eo->obj->gtt_node.start;
+	return 0;
+}
+
+static int exec_bind_some(struct i915_exec *eb, bool fixed)
+{
+	struct i915_exec_object *eo;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < eb->count; i++) {
+		eo = &eb->objects[i];
+		if (!(eo->flags & EXEC_OBJECT_PINNED) != !fixed)
+			continue;
+		ret = exec_bind_one(eb, eo);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Softpinned objects first: the others may move out of their way. */
+static int exec_bind_pass(struct i915_exec *eb)
+{
+	int ret;
+
+	ret = exec_bind_some(eb, true);
+	if (!ret)
+		ret = exec_bind_some(eb, false);
+	return ret;
+}
+
+/* Unbind this execbuffer's own movable objects, to defragment. */
+static int exec_unbind_movable(struct i915_exec *eb)
+{
+	struct i915_exec_object *eo;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < eb->count; i++) {
+		eo = &eb->objects[i];
+		if ((eo->flags & EXEC_OBJECT_PINNED) || eo->obj->pin_count)
+			continue;
+		ret = i915_gtt_unbind_idle_locked(eo->obj);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * i915_exec_lock_and_bind - lock every object and give each a GTT address
+ * @eb: the execbuffer, its acquire context initialised
+ *
+ * Locks each object through @eb->ww and reserves a fence slot in it, then
+ * binds: softpinned objects at their addresses, then the others, evicting
+ * other objects when the GTT is full; if that fails for lack of room, the
+ * execbuffer's own movable objects are unbound (once idle) and everything
+ * is bound again, now with the whole GTT to choose from.  Each entry's
+ * offset becomes its object's GTT address.
+ *
+ * Return: 0 with every object locked and bound; -EDEADLK when @eb->ww
+ * must back off (the caller calls i915_ww_backoff() and this again);
+ * -ENOSPC if the objects cannot fit together; -EINVAL for a pinned object
+ * bound elsewhere than asked; -ENOMEM; -EINTR or -ERESTARTSYS on a signal.
+ */
+int i915_exec_lock_and_bind(struct i915_exec *eb)
+{
+	struct dma_resv *resv;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < eb->count; i++) {
+		resv = eb->objects[i].obj->base.resv;
+		ret = i915_ww_lock(&eb->ww, eb->objects[i].obj);
+		if (!ret)
+			ret = dma_resv_reserve_fences(resv, 1);
+		if (ret)
+			return ret;
+	}
+
+	ret = exec_check_fit(eb);
+	if (ret)
+		return ret;
+	ret = exec_bind_pass(eb);
+	if (ret != -ENOSPC)
+		return ret;
+
+	ret = exec_unbind_movable(eb);
+	if (!ret)
+		ret = exec_bind_pass(eb);
+	return ret;
+}

@@ -1,0 +1,702 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fault_inject: the driver's allocating paths under the kernel's fault
+ * injection (CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC; the debug-kernel
+ * lane).  Skips where the kernel has none (Debian's kernel).
+ *
+ * Two ways of failing allocations, both restricted to the test task:
+ *
+ *  - sweep: /proc/thread-self/fail-nth makes exactly the Nth allocation
+ *    (slab object or page) of the task fail.  For N = 1, 2, ... the
+ *    ioctl is run on fresh state until it no longer reaches an Nth
+ *    allocation, so every allocation it makes fails once.
+ *  - all: failslab and fail_page_alloc with task-filter=Y, probability
+ *    100 and /proc/self/make-it-fail=1: every allocation of the task
+ *    fails for the duration of one ioctl; then a random mix of ioctls
+ *    at a lower probability.
+ *
+ * The paths: GEM_CREATE, PWRITE/PREAD (page pinning), MMAP (CPU and WC),
+ * SET_DOMAIN, SET_CACHING, PIN (GTT binding: pages, DMA mappings, a GTT
+ * node), EXECBUFFER2 (a batch with a relocation), FLINK, OPEN, and the
+ * debugfs files i915_gem_drop_caches (write) and i915_gem_objects (read).
+ *
+ * After every injected call: the ioctl returned 0 or an allocation
+ * errno (ENOMEM, ENOSPC), i915_gem_objects is back to its count before
+ * the call once the call's own results are undone and its state torn
+ * down (within 2 s: objects the GPU used go when it retires them), and
+ * the same call without injection succeeds.  kmemleak (the lane's scan
+ * before rmmod) catches what leaked outside the object count.
+ *
+ * Everything the injected window touches is set up before it: files
+ * are open, user buffers are faulted in, so that the only allocations
+ * in the window are the kernel's for the ioctl itself.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gem.h"
+
+#define FI_ROOT "/sys/kernel/debug"
+#define MAX_SWEEP 4000
+#define OBJ_SIZE (4 * PAGE_SZ)
+
+static int fail_nth_fd = -1;
+static int make_it_fail_fd = -1;
+
+/* ------------------------------------------------------------------ */
+/* the fault-injection controls */
+
+static int write_str(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t w;
+
+	if (fd < 0)
+		return -errno;
+	w = write(fd, val, strlen(val));
+	close(fd);
+	return w < 0 ? -errno : 0;
+}
+
+static void fi_set(const char *attr, const char *file, const char *val)
+{
+	char path[128];
+	int ret;
+
+	snprintf(path, sizeof(path), FI_ROOT "/%s/%s", attr, file);
+	ret = write_str(path, val);
+	igt_assert_f(ret == 0, "writing %s to %s: %s", val, path,
+		     igt_errname(ret));
+}
+
+/* probability 0: nothing fails but through fail-nth or fi_all() */
+static void fi_configure(const char *prob)
+{
+	static const char *const attrs[] = { "failslab", "fail_page_alloc" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
+		fi_set(attrs[i], "task-filter", "Y");
+		fi_set(attrs[i], "probability", prob);
+		fi_set(attrs[i], "interval", "1");
+		fi_set(attrs[i], "times", "-1");
+		fi_set(attrs[i], "space", "0");
+		fi_set(attrs[i], "verbose", "0");
+		fi_set(attrs[i], "ignore-gfp-wait", "N");
+	}
+	fi_set("fail_page_alloc", "ignore-gfp-highmem", "N");
+	fi_set("fail_page_alloc", "min-order", "0");
+	fi_set("failslab", "cache-filter", "N");
+}
+
+static void fi_open(void)
+{
+	struct stat st;
+
+	if (stat(FI_ROOT "/failslab", &st))
+		mount("debugfs", FI_ROOT, "debugfs", 0, NULL);
+	if (stat(FI_ROOT "/failslab", &st) ||
+	    stat(FI_ROOT "/fail_page_alloc", &st))
+		igt_skip("no failslab/fail_page_alloc in debugfs (kernel without CONFIG_FAULT_INJECTION_DEBUG_FS)");
+	fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	if (fail_nth_fd < 0)
+		igt_skip("no /proc/thread-self/fail-nth");
+	make_it_fail_fd = open("/proc/self/make-it-fail", O_RDWR | O_CLOEXEC);
+	if (make_it_fail_fd < 0)
+		igt_skip("no /proc/self/make-it-fail");
+	fi_configure("0");
+}
+
+/* No allocation in here: the fds are open and the buffers on the stack. */
+static void fd_put(int fd, unsigned int v)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%u", v);
+
+	if (pwrite(fd, buf, len, 0) != len)
+		igt_fail("writing fault-injection control: %s",
+			 strerror(errno));
+}
+
+static unsigned int fd_get(int fd)
+{
+	char buf[16] = "";
+
+	if (pread(fd, buf, sizeof(buf) - 1, 0) <= 0)
+		igt_fail("reading fault-injection control: %s",
+			 strerror(errno));
+	return strtoul(buf, NULL, 10);
+}
+
+/* ------------------------------------------------------------------ */
+/* the operations under test */
+
+struct op_ctx {
+	int fd;			/* the client */
+	uint32_t target;	/* relocation target (execbuf) */
+	int fd2;		/* a second client (GEM_OPEN) */
+	uint32_t handle;	/* the object set up by ->setup */
+	uint32_t out;		/* handle / name the op created */
+	void *ptr;		/* mapping the op created */
+	int dfd;		/* a debugfs file */
+	char *buf;		/* user buffer, faulted in */
+	char mask[32];		/* i915_gem_drop_caches mask */
+	long long baseline;	/* i915_gem_objects with nothing set up */
+};
+
+struct op {
+	const char *name;
+	void (*setup)(struct op_ctx *c);	/* not injected */
+	int (*run)(struct op_ctx *c);		/* injected: 0 or -errno */
+	void (*undo)(struct op_ctx *c);		/* after a successful run */
+	void (*teardown)(struct op_ctx *c);	/* not injected */
+};
+
+static void setup_object(struct op_ctx *c)
+{
+	c->handle = gem_create(c->fd, OBJ_SIZE);
+}
+
+static void teardown_object(struct op_ctx *c)
+{
+	gem_close(c->fd, c->handle);
+}
+
+static int run_create(struct op_ctx *c)
+{
+	uint64_t size = OBJ_SIZE;
+
+	return __gem_create(c->fd, &size, &c->out);
+}
+
+static void undo_close_out(struct op_ctx *c)
+{
+	gem_close(c->fd, c->out);
+}
+
+/* pwrite and pread across the three middle pages of a fresh object */
+static int run_pwrite(struct op_ctx *c)
+{
+	return __gem_write(c->fd, c->handle, PAGE_SZ / 2, c->buf,
+			   2 * PAGE_SZ + 100);
+}
+
+static int run_pread(struct op_ctx *c)
+{
+	return __gem_read(c->fd, c->handle, PAGE_SZ / 2, c->buf,
+			  2 * PAGE_SZ + 100);
+}
+
+static int run_mmap(struct op_ctx *c)
+{
+	return __gem_mmap(c->fd, c->handle, 0, OBJ_SIZE, 0, &c->ptr);
+}
+
+static int run_mmap_wc(struct op_ctx *c)
+{
+	return __gem_mmap(c->fd, c->handle, 0, OBJ_SIZE, I915_MMAP_WC,
+			  &c->ptr);
+}
+
+static void undo_munmap(struct op_ctx *c)
+{
+	munmap(c->ptr, OBJ_SIZE);
+}
+
+static int run_set_domain_cpu(struct op_ctx *c)
+{
+	return __gem_set_domain(c->fd, c->handle, I915_GEM_DOMAIN_CPU,
+				I915_GEM_DOMAIN_CPU);
+}
+
+static int run_set_domain_gtt(struct op_ctx *c)
+{
+	return __gem_set_domain(c->fd, c->handle, I915_GEM_DOMAIN_GTT,
+				I915_GEM_DOMAIN_GTT);
+}
+
+static int run_set_caching(struct op_ctx *c)
+{
+	return __gem_set_caching(c->fd, c->handle, I915_CACHING_CACHED);
+}
+
+/* PIN binds the object into the GTT: pages, DMA mappings, a GTT node */
+static int run_pin(struct op_ctx *c)
+{
+	struct drm_i915_gem_pin pin = { .handle = c->handle };
+
+	return igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_PIN, &pin);
+}
+
+static void undo_unpin(struct op_ctx *c)
+{
+	struct drm_i915_gem_unpin unpin = { .handle = c->handle };
+
+	igt_assert_ok(igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_UNPIN, &unpin));
+}
+
+/*
+ * EXECBUFFER2: a batch (MI_BATCH_BUFFER_END) and a target object it
+ * holds one relocation to, written past the end of what runs.
+ */
+#define MI_BATCH_BUFFER_END (0x0a << 23)
+
+static void setup_execbuf(struct op_ctx *c)
+{
+	uint32_t batch[8] = { MI_BATCH_BUFFER_END, 0 };
+
+	setup_object(c);
+	gem_write(c->fd, c->handle, 0, batch, sizeof(batch));
+	c->target = gem_create(c->fd, PAGE_SZ);
+}
+
+static void teardown_execbuf(struct op_ctx *c)
+{
+	gem_close(c->fd, c->target);
+	teardown_object(c);
+}
+
+static int run_execbuf(struct op_ctx *c)
+{
+	struct drm_i915_gem_relocation_entry reloc = {
+		.target_handle = c->target,
+		.offset = 16,
+		.presumed_offset = ~0ull,
+		.read_domains = I915_GEM_DOMAIN_RENDER,
+	};
+	struct drm_i915_gem_exec_object2 obj[2] = {
+		{ .handle = c->target },
+		{ .handle = c->handle, .relocation_count = 1,
+		  .relocs_ptr = to_user_pointer(&reloc) },
+	};
+	struct drm_i915_gem_execbuffer2 eb = {
+		.buffers_ptr = to_user_pointer(obj),
+		.buffer_count = 2,
+		.batch_len = 8,
+		.flags = I915_EXEC_RENDER,
+	};
+
+	return igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb);
+}
+
+/* wait for the batch: the objects are busy until it retires */
+static void undo_execbuf(struct op_ctx *c)
+{
+	gem_set_domain(c->fd, c->handle, I915_GEM_DOMAIN_CPU, 0);
+}
+
+static int run_flink(struct op_ctx *c)
+{
+	return __gem_flink(c->fd, c->handle, &c->out);
+}
+
+static void setup_flinked(struct op_ctx *c)
+{
+	setup_object(c);
+	c->out = gem_flink(c->fd, c->handle);
+}
+
+static int run_open(struct op_ctx *c)
+{
+	uint64_t size;
+	uint32_t name = c->out;
+
+	return __gem_open(c->fd2, name, &c->out, &size);
+}
+
+static void undo_close_out2(struct op_ctx *c)
+{
+	gem_close(c->fd2, c->out);
+}
+
+static void setup_debugfs(struct op_ctx *c, const char *name, int flags)
+{
+	char path[256];
+	char buf[64];
+	int ret;
+
+	ret = igt_debugfs_read(c->fd, name, buf, sizeof(buf));
+	if (ret < 0)
+		igt_skip("no debugfs %s: %s", name, igt_errname(ret));
+	snprintf(path, sizeof(path), FI_ROOT "/dri/%d/%s",
+		 drm_primary_minor(c->fd), name);
+	c->dfd = open(path, flags | O_CLOEXEC);
+	igt_assert_f(c->dfd >= 0, "open %s: %s", path, strerror(errno));
+}
+
+static void teardown_debugfs(struct op_ctx *c)
+{
+	close(c->dfd);
+}
+
+static void setup_drop_caches(struct op_ctx *c)
+{
+	char buf[64];
+	unsigned long long mask;
+
+	setup_object(c);
+	/* pages present, so there is something to drop */
+	gem_write(c->fd, c->handle, 0, c->buf, PAGE_SZ);
+	igt_assert_lt(0, igt_debugfs_read(c->fd, "i915_gem_drop_caches",
+					  buf, sizeof(buf)));
+	mask = strtoull(buf, NULL, 0);
+	snprintf(c->mask, sizeof(c->mask), "0x%llx", mask);
+	setup_debugfs(c, "i915_gem_drop_caches", O_WRONLY);
+}
+
+static void teardown_debugfs_object(struct op_ctx *c)
+{
+	teardown_debugfs(c);
+	teardown_object(c);
+}
+
+static int run_drop_caches(struct op_ctx *c)
+{
+	ssize_t len = strlen(c->mask);
+	ssize_t w = write(c->dfd, c->mask, len);	/* not seekable */
+
+	if (w < 0)
+		return -errno;
+	return w == len ? 0 : -EIO;
+}
+
+static void setup_gem_objects(struct op_ctx *c)
+{
+	setup_object(c);
+	setup_debugfs(c, "i915_gem_objects", O_RDONLY);
+}
+
+static int run_read_gem_objects(struct op_ctx *c)
+{
+	ssize_t r = pread(c->dfd, c->buf, 2 * PAGE_SZ, 0);
+
+	return r < 0 ? -errno : 0;
+}
+
+static const struct op ops[] = {
+	{ "create", NULL, run_create, undo_close_out, NULL },
+	{ "pwrite", setup_object, run_pwrite, NULL, teardown_object },
+	{ "pread", setup_object, run_pread, NULL, teardown_object },
+	{ "mmap", setup_object, run_mmap, undo_munmap, teardown_object },
+	{ "mmap-wc", setup_object, run_mmap_wc, undo_munmap,
+	  teardown_object },
+	{ "set-domain-cpu", setup_object, run_set_domain_cpu, NULL,
+	  teardown_object },
+	{ "set-domain-gtt", setup_object, run_set_domain_gtt, NULL,
+	  teardown_object },
+	{ "set-caching", setup_object, run_set_caching, NULL,
+	  teardown_object },
+	{ "pin", setup_object, run_pin, undo_unpin, teardown_object },
+	{ "execbuf", setup_execbuf, run_execbuf, undo_execbuf,
+	  teardown_execbuf },
+	{ "flink", setup_object, run_flink, NULL, teardown_object },
+	{ "open", setup_flinked, run_open, undo_close_out2, teardown_object },
+	{ "drop-caches", setup_drop_caches, run_drop_caches, NULL,
+	  teardown_debugfs_object },
+	{ "read-gem-objects", setup_gem_objects, run_read_gem_objects, NULL,
+	  teardown_debugfs_object },
+};
+
+static const struct op *find_op(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ops); i++)
+		if (!strcmp(ops[i].name, name))
+			return &ops[i];
+	igt_fail("no op %s", name);
+}
+
+/* ------------------------------------------------------------------ */
+/* driving them */
+
+static long long object_count(int fd)
+{
+	long long count, bytes;
+
+	igt_gem_objects(fd, &count, &bytes);
+	igt_assert_f(count >= 0, "no object count in i915_gem_objects");
+	return count;
+}
+
+static void ctx_init(struct op_ctx *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = drm_open_driver();
+	c->fd2 = drm_open_driver();
+	c->dfd = -1;
+	c->buf = malloc(4 * PAGE_SZ);
+	igt_assert(c->buf);
+	/* fault the buffer in: no page fault inside the window */
+	igt_fill_pattern(c->buf, 4 * PAGE_SZ, 0xfa17);
+	igt_assert_eq(mlock(c->buf, 4 * PAGE_SZ), 0);
+	c->baseline = object_count(c->fd);
+}
+
+static bool allowed_error(int ret)
+{
+	return ret == -ENOMEM || ret == -ENOSPC;
+}
+
+/*
+ * Run @op once without injection.  An op this GPU or kernel does not
+ * support (write-combining without PAT, snooping on a GPU without it)
+ * answers with an error of its own: false, and the caller skips it.
+ */
+static bool op_supported(const struct op *op, struct op_ctx *c)
+{
+	int ret;
+
+	if (op->setup)
+		op->setup(c);
+	ret = op->run(c);
+	if (ret == 0 && op->undo)
+		op->undo(c);
+	if (op->teardown)
+		op->teardown(c);
+	if (ret)
+		igt_info("%s without injection: %s: not tested", op->name,
+			 igt_errname(ret));
+	return ret == 0;
+}
+
+/*
+ * Set up @op on fresh state, run it with the @nth allocation of this
+ * task failing (0: none), check the result and undo it.  Returns false
+ * once the op made fewer than @nth allocations.
+ */
+static bool run_injected(const struct op *op, struct op_ctx *c,
+			 unsigned int nth, unsigned int *failures)
+{
+	unsigned int left;
+	long long now;
+	int ret;
+
+	if (op->setup)
+		op->setup(c);
+
+	fd_put(fail_nth_fd, nth);
+	ret = op->run(c);
+	left = fd_get(fail_nth_fd);
+	fd_put(fail_nth_fd, 0);
+
+	if (nth && left) {
+		/* the nth allocation was never reached: a clean run */
+		igt_assert_f(ret == 0, "%s with %u allocations: %s", op->name,
+			     nth - left, igt_errname(ret));
+	}
+	igt_assert_f(ret == 0 || allowed_error(ret),
+		     "%s with allocation %u failing returned %s", op->name,
+		     nth, igt_errname(ret));
+	if (ret)
+		(*failures)++;
+	if (ret == 0 && op->undo)
+		op->undo(c);
+	if (op->teardown)
+		op->teardown(c);
+	now = gem_wait_object_count(c->fd, c->baseline);
+	igt_assert_f(now == c->baseline,
+		     "%s with allocation %u failing (ret %s): objects %lld, expected %lld",
+		     op->name, nth, igt_errname(ret), now, c->baseline);
+	return !(nth && left);
+}
+
+static void sweep(const char *name)
+{
+	const struct op *op = find_op(name);
+	unsigned int nth, failures = 0, dummy = 0;
+	struct op_ctx c;
+
+	fi_open();
+	ctx_init(&c);
+
+	/* once without injection: the op works at all */
+	if (!op_supported(op, &c))
+		igt_skip("%s is not supported here", op->name);
+
+	for (nth = 1; nth <= MAX_SWEEP; nth++) {
+		if (!run_injected(op, &c, nth, &failures))
+			break;
+		/* and the next call, without injection, works */
+		run_injected(op, &c, 0, &dummy);
+		igt_assert_f(dummy == 0,
+			     "%s failed without injection after allocation %u failed",
+			     op->name, nth);
+	}
+	igt_assert_f(nth <= MAX_SWEEP, "%s: more than %d allocations?",
+		     op->name, MAX_SWEEP);
+	igt_info("%s: %u allocations, %u of their failures reached the caller",
+		 op->name, nth - 1, failures);
+	close(c.fd2);
+	close(c.fd);
+}
+
+#define SWEEP(n, op) static void subtest_sweep_##n(void) { sweep(op); }
+SWEEP(create, "create")
+SWEEP(pwrite, "pwrite")
+SWEEP(pread, "pread")
+SWEEP(mmap, "mmap")
+SWEEP(mmap_wc, "mmap-wc")
+SWEEP(set_domain_cpu, "set-domain-cpu")
+SWEEP(set_domain_gtt, "set-domain-gtt")
+SWEEP(set_caching, "set-caching")
+SWEEP(pin, "pin")
+SWEEP(execbuf, "execbuf")
+SWEEP(flink, "flink")
+SWEEP(open, "open")
+SWEEP(drop_caches, "drop-caches")
+SWEEP(read_gem_objects, "read-gem-objects")
+
+/*
+ * Every allocation of the task fails (probability 100, make-it-fail) for
+ * one call of each op; creation must fail with an errno, the others may
+ * succeed when they need no new memory.
+ */
+static void subtest_all_fail(void)
+{
+	unsigned int failures = 0, dummy = 0;
+	struct op_ctx c;
+	size_t i;
+
+	fi_open();
+	ctx_init(&c);
+	fi_configure("100");
+
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		const struct op *op = &ops[i];
+		int ret;
+
+		if (!op_supported(op, &c))
+			continue;
+		if (op->setup)
+			op->setup(&c);
+		fd_put(make_it_fail_fd, 1);
+		ret = op->run(&c);
+		fd_put(make_it_fail_fd, 0);
+		igt_info("%s with every allocation failing: %s", op->name,
+			 igt_errname(ret));
+		igt_assert_f(ret == 0 || allowed_error(ret),
+			     "%s with every allocation failing returned %s",
+			     op->name, igt_errname(ret));
+		if (op->run == run_create)
+			igt_assert_f(ret != 0,
+				     "create succeeded with every allocation failing");
+		if (ret)
+			failures++;
+		if (ret == 0 && op->undo)
+			op->undo(&c);
+		if (op->teardown)
+			op->teardown(&c);
+		igt_assert_eq(gem_wait_object_count(c.fd, c.baseline),
+			      c.baseline);
+		/* the same op without injection */
+		run_injected(op, &c, 0, &dummy);
+		igt_assert_eq(dummy, 0);
+	}
+	fi_configure("0");
+	igt_assert_lt(0, failures);
+	close(c.fd2);
+	close(c.fd);
+}
+
+/*
+ * A random mix of creates, pwrites, preads, mmaps and closes on a set of
+ * live objects with 20% of the task's allocations failing; every call
+ * succeeds or fails cleanly, and at the end every object closes and the
+ * count returns to where it began.
+ */
+static void subtest_random(void)
+{
+	enum { NOBJ = 16, ROUNDS = 600 };
+	uint32_t handles[NOBJ] = { 0 };
+	unsigned int fails = 0, calls = 0;
+	struct op_ctx c;
+	int i, r;
+
+	fi_open();
+	ctx_init(&c);
+	fi_configure("20");
+	srandom(0x915);
+
+	for (r = 0; r < ROUNDS; r++) {
+		int k = random() % NOBJ, what = random() % 5, ret;
+		/* off + PAGE_SZ + 1 <= size */
+		uint64_t size = (2 + random() % 3) * PAGE_SZ;
+		uint64_t off = random() % (PAGE_SZ - 1);
+		void *ptr = NULL;
+
+		if (!handles[k])
+			what = 0;
+		fd_put(make_it_fail_fd, 1);
+		switch (what) {
+		case 0:
+			if (handles[k]) {
+				ret = __gem_close(c.fd, handles[k]);
+				if (!ret)
+					handles[k] = 0;
+			} else {
+				ret = __gem_create(c.fd, &size, &handles[k]);
+			}
+			break;
+		case 1:
+			ret = __gem_write(c.fd, handles[k], off, c.buf,
+					  PAGE_SZ + 1);
+			break;
+		case 2:
+			ret = __gem_read(c.fd, handles[k], off, c.buf,
+					 PAGE_SZ + 1);
+			break;
+		case 3:
+			ret = __gem_mmap(c.fd, handles[k], 0, PAGE_SZ, 0,
+					 &ptr);
+			break;
+		default:
+			ret = __gem_set_domain(c.fd, handles[k],
+					       I915_GEM_DOMAIN_CPU, 0);
+			break;
+		}
+		fd_put(make_it_fail_fd, 0);
+		calls++;
+		igt_assert_f(ret == 0 || allowed_error(ret),
+			     "round %d op %d returned %s", r, what,
+			     igt_errname(ret));
+		if (ret)
+			fails++;
+		if (ptr)
+			munmap(ptr, PAGE_SZ);
+	}
+	fi_configure("0");
+	for (i = 0; i < NOBJ; i++)
+		if (handles[i])
+			gem_close(c.fd, handles[i]);
+	igt_info("%u calls, %u failed", calls, fails);
+	igt_assert_eq(gem_wait_object_count(c.fd, c.baseline), c.baseline);
+	close(c.fd2);
+	close(c.fd);
+}
+
+static const struct igt_subtest tests[] = {
+	SUBTEST(sweep_create),
+	SUBTEST(sweep_pwrite),
+	SUBTEST(sweep_pread),
+	SUBTEST(sweep_mmap),
+	SUBTEST(sweep_mmap_wc),
+	SUBTEST(sweep_set_domain_cpu),
+	SUBTEST(sweep_set_domain_gtt),
+	SUBTEST(sweep_set_caching),
+	SUBTEST(sweep_pin),
+	SUBTEST(sweep_execbuf),
+	SUBTEST(sweep_flink),
+	SUBTEST(sweep_open),
+	SUBTEST(sweep_drop_caches),
+	SUBTEST(sweep_read_gem_objects),
+	SUBTEST(all_fail),
+	SUBTEST(random),
+};
+
+igt_main(tests)
