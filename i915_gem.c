@@ -128,6 +128,34 @@ int i915_gem_create_ioctl(struct drm_device *dev, void *data,
 	return 0;
 }
 
+/*
+ * The checks PREAD and PWRITE share, in upstream's order: the user range
+ * first, then the handle, then the range inside the object.
+ */
+static int rw_lookup(struct drm_file *file, u32 handle, u64 offset,
+		     u64 size, const void __user *user,
+		     struct i915_gem_object **objp)
+{
+	struct i915_gem_object *obj;
+
+	if (!access_ok(user, size))
+		return -EFAULT;
+
+	obj = i915_gem_object_lookup(file, handle);
+	if (!obj)
+		return -ENOENT;
+
+	if (range_overflows(offset, size, obj->base.size)) {
+		drm_dbg(obj->base.dev, "rw: 0x%llx+0x%llx beyond 0x%zx\n",
+			offset, size, obj->base.size);
+		drm_gem_object_put(&obj->base);
+		return -EINVAL;
+	}
+
+	*objp = obj;
+	return 0;
+}
+
 /**
  * i915_gem_pread_ioctl - PREAD: copy bytes out of an object
  * @dev: DRM device
@@ -151,19 +179,10 @@ int i915_gem_pread_ioctl(struct drm_device *dev, void *data,
 
 	if (!args->size)
 		return 0;
-	if (!access_ok(user, args->size))
-		return -EFAULT;
-
-	obj = i915_gem_object_lookup(file, args->handle);
-	if (!obj)
-		return -ENOENT;
-
-	if (range_overflows(args->offset, args->size, obj->base.size)) {
-		drm_dbg(dev, "pread: 0x%llx+0x%llx beyond 0x%zx\n",
-			args->offset, args->size, obj->base.size);
-		ret = -EINVAL;
-		goto out_put;
-	}
+	ret = rw_lookup(file, args->handle, args->offset, args->size, user,
+			&obj);
+	if (ret)
+		return ret;
 
 	ret = i915_gem_object_prepare_read(obj, &clflush);
 	if (ret)
@@ -201,19 +220,10 @@ int i915_gem_pwrite_ioctl(struct drm_device *dev, void *data,
 
 	if (!args->size)
 		return 0;
-	if (!access_ok(user, args->size))
-		return -EFAULT;
-
-	obj = i915_gem_object_lookup(file, args->handle);
-	if (!obj)
-		return -ENOENT;
-
-	if (range_overflows(args->offset, args->size, obj->base.size)) {
-		drm_dbg(dev, "pwrite: 0x%llx+0x%llx beyond 0x%zx\n",
-			args->offset, args->size, obj->base.size);
-		ret = -EINVAL;
-		goto out_put;
-	}
+	ret = rw_lookup(file, args->handle, args->offset, args->size, user,
+			&obj);
+	if (ret)
+		return ret;
 
 	ret = i915_gem_object_prepare_write(obj, &nontemporal);
 	if (ret)
