@@ -37,6 +37,7 @@
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/pagemap.h>
 #include <linux/uaccess.h>
 
 #include "i915_drv.h"
@@ -57,12 +58,35 @@ static int reloc_copy_one(struct i915_exec_object *eo)
 	return 0;
 }
 
+/*
+ * More relocations than this driver copies in.  Upstream reads them in
+ * place and so fails on the first one it cannot read: answer -EFAULT too
+ * where an array is not all readable, -EINVAL where it is.
+ */
+static int reloc_too_many(struct i915_exec *eb)
+{
+	struct i915_exec_object *eo;
+	unsigned int i;
+	size_t size;
+
+	for (i = 0; i < eb->count; i++) {
+		eo = &eb->objects[i];
+		size = array_size(eo->relocation_count, sizeof(*eo->relocs));
+		if (size && (!access_ok(eo->user_relocs, size) ||
+			     fault_in_readable((const char __user *)
+					       eo->user_relocs, size)))
+			return -EFAULT;
+	}
+	return -EINVAL;
+}
+
 /**
  * i915_reloc_copy_in - copy every relocation array into the kernel
  * @eb: the execbuffer, no lock held
  *
- * Return: 0; -EINVAL if the execbuffer has more relocations than
- * %I915_RELOC_MAX; -EFAULT if an array cannot be read; -ENOMEM.
+ * Return: 0; -EFAULT if an array cannot be read; -EINVAL if the
+ * execbuffer has more than %I915_RELOC_MAX relocations, all readable;
+ * -ENOMEM.
  */
 int i915_reloc_copy_in(struct i915_exec *eb)
 {
@@ -74,7 +98,7 @@ int i915_reloc_copy_in(struct i915_exec *eb)
 		total += eb->objects[i].relocation_count;
 	if (total > I915_RELOC_MAX) {
 		drm_dbg(&eb->i915->drm, "exec: %llu relocations\n", total);
-		return -EINVAL;
+		return reloc_too_many(eb);
 	}
 
 	for (i = 0; i < eb->count; i++) {
