@@ -1,0 +1,755 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gem_exec_bad: every way EXECBUFFER2 refuses a request, with the errno
+ * upstream i915 gives (i915_gem_check_execbuffer, eb_validate_vma,
+ * eb_relocate_entry...) or, where upstream no longer checks, the design
+ * (section 7.1: one write domain per target, write within read, targets
+ * in the list).
+ *
+ * Each subtest starts from a good exec (a batch storing a magic value
+ * into a target through one relocation), breaks one thing, and checks
+ * the errno, that the store did not happen, and at the end that the
+ * good exec still works and no object was leaked.
+ */
+#include <limits.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "exec.h"
+
+#define MAGIC	0x600d600d
+#define INSTR	I915_GEM_DOMAIN_INSTRUCTION
+#define RENDER	I915_GEM_DOMAIN_RENDER
+#define SAMPLER	I915_GEM_DOMAIN_SAMPLER
+
+struct probe {
+	int fd, gen;
+	uint32_t target, batch, len, addr_at;
+	struct drm_i915_gem_relocation_entry reloc[2];
+	struct drm_i915_gem_exec_object2 obj[3];
+	struct drm_i915_gem_execbuffer2 eb;
+	long long objects;
+};
+
+/* the good request: store MAGIC into target dword 0 */
+static void probe_reset(struct probe *p)
+{
+	uint32_t cs[8], n = 0;
+
+	if (p->gen >= 4) {
+		cs[n++] = MI_STORE_DWORD_IMM_GEN4 | MI_MEM_VIRTUAL;
+		cs[n++] = 0;
+	} else {
+		cs[n++] = MI_STORE_DWORD_IMM_GEN3 | MI_MEM_VIRTUAL;
+	}
+	p->addr_at = 4 * n;
+	cs[n++] = 0;
+	cs[n++] = MAGIC;
+	cs[n++] = MI_BATCH_BUFFER_END;
+	if (n & 1)
+		cs[n++] = MI_NOOP;
+	p->len = 4 * n;
+	gem_write(p->fd, p->batch, 0, cs, p->len);
+
+	memset(p->reloc, 0, sizeof(p->reloc));
+	p->reloc[0].target_handle = p->target;
+	p->reloc[0].offset = p->addr_at;
+	p->reloc[0].presumed_offset = ~0ull;
+	p->reloc[0].read_domains = INSTR;
+	p->reloc[0].write_domain = INSTR;
+	memset(p->obj, 0, sizeof(p->obj));
+	p->obj[0].handle = p->target;
+	p->obj[1].handle = p->batch;
+	p->obj[1].relocation_count = 1;
+	p->obj[1].relocs_ptr = to_user_pointer(p->reloc);
+	memset(&p->eb, 0, sizeof(p->eb));
+	p->eb.buffers_ptr = to_user_pointer(p->obj);
+	p->eb.buffer_count = 2;
+	p->eb.batch_len = p->len;
+}
+
+static void probe_init(struct probe *p)
+{
+	long long bytes;
+
+	memset(p, 0, sizeof(*p));
+	p->fd = drm_open_driver();
+	p->gen = gem_gen(p->fd);
+	igt_gem_objects(p->fd, &p->objects, &bytes);
+	p->target = gem_create(p->fd, PAGE_SZ);
+	p->batch = gem_create(p->fd, PAGE_SZ);
+	probe_reset(p);
+}
+
+static uint32_t target_dw0(struct probe *p)
+{
+	uint32_t v;
+
+	gem_read(p->fd, p->target, 0, &v, sizeof(v));
+	return v;
+}
+
+/* the request as it stands fails with @err, and nothing ran */
+#define probe_expect(p, err, ...) do { \
+	int __ret = __gem_execbuf((p)->fd, &(p)->eb); \
+	if (__ret != (err)) \
+		igt_info(__VA_ARGS__); \
+	igt_assert_err(__ret, err); \
+	igt_assert_eq_u64(target_dw0(p), 0); \
+} while (0)
+
+/* the good request works after all that, and nothing leaked */
+static void probe_fini(struct probe *p)
+{
+	probe_reset(p);
+	gem_execbuf(p->fd, &p->eb);
+	igt_assert_eq_u64(target_dw0(p), MAGIC);
+	gem_close(p->fd, p->target);
+	gem_close(p->fd, p->batch);
+	igt_assert_eq(gem_wait_object_count(p->fd, p->objects), p->objects);
+	close(p->fd);
+}
+
+/* an address that faults: a PROT_NONE page (never unmapped, it's a test) */
+static void *bad_ptr(void)
+{
+	void *p = mmap(NULL, PAGE_SZ, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+
+	igt_assert(p != MAP_FAILED);
+	return p;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void subtest_good_request(void)
+{
+	struct probe p;
+
+	probe_init(&p);
+	probe_fini(&p);
+}
+
+static void subtest_buffer_count_zero(void)
+{
+	struct probe p;
+
+	probe_init(&p);
+	p.eb.buffer_count = 0;
+	probe_expect(&p, -EINVAL, "buffer_count 0");
+	probe_fini(&p);
+}
+
+static void subtest_buffer_count_huge(void)
+{
+	static const uint32_t counts[] = {
+		UINT32_MAX, (uint32_t)INT_MAX + 1, UINT32_MAX / 2 + 7,
+	};
+	struct probe p;
+	size_t i;
+
+	probe_init(&p);
+	for (i = 0; i < ARRAY_SIZE(counts); i++) {
+		p.eb.buffer_count = counts[i];
+		probe_expect(&p, -EINVAL, "buffer_count %#x", counts[i]);
+	}
+	probe_fini(&p);
+}
+
+static void subtest_buffers_ptr_bad(void)
+{
+	struct probe p;
+	uint8_t *page;
+
+	probe_init(&p);
+	p.eb.buffers_ptr = 0;
+	probe_expect(&p, -EFAULT, "buffers_ptr NULL");
+	p.eb.buffers_ptr = to_user_pointer(bad_ptr());
+	probe_expect(&p, -EFAULT, "buffers_ptr unmapped");
+	p.eb.buffers_ptr = -4096ull;
+	probe_expect(&p, -EFAULT, "buffers_ptr kernel address");
+	/* the first entry readable, the second not */
+	page = mmap(NULL, 2 * PAGE_SZ, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	igt_assert(page != MAP_FAILED);
+	igt_assert_eq(mprotect(page + PAGE_SZ, PAGE_SZ, PROT_NONE), 0);
+	memcpy(page + PAGE_SZ - sizeof(p.obj[0]), &p.obj[0], sizeof(p.obj[0]));
+	p.eb.buffers_ptr = to_user_pointer(page + PAGE_SZ - sizeof(p.obj[0]));
+	probe_expect(&p, -EFAULT, "buffers_ptr straddling a bad page");
+	munmap(page, 2 * PAGE_SZ);
+	probe_fini(&p);
+}
+
+static void subtest_relocs_ptr_bad(void)
+{
+	struct probe p;
+
+	probe_init(&p);
+	p.obj[1].relocs_ptr = 0;
+	probe_expect(&p, -EFAULT, "relocs_ptr NULL");
+	p.obj[1].relocs_ptr = to_user_pointer(bad_ptr());
+	probe_expect(&p, -EFAULT, "relocs_ptr unmapped");
+	p.obj[1].relocs_ptr = -4096ull;
+	probe_expect(&p, -EFAULT, "relocs_ptr kernel address");
+	probe_fini(&p);
+}
+
+/* upstream: a valid pointer and a count beyond it faults */
+static void subtest_relocation_count_huge(void)
+{
+	struct probe p;
+
+	probe_init(&p);
+	p.obj[1].relocation_count = UINT32_MAX;
+	probe_expect(&p, -EFAULT, "relocation_count %#x", UINT32_MAX);
+	p.obj[1].relocation_count = 1 << 26;	/* 2 GiB of entries */
+	probe_expect(&p, -EFAULT, "relocation_count %#x", 1 << 26);
+	probe_fini(&p);
+}
+
+/* a read-only relocation array or exec list is fine (write-back lost) */
+static void subtest_read_only_arrays(void)
+{
+	struct probe p;
+	void *ro;
+
+	probe_init(&p);
+	ro = mmap(NULL, PAGE_SZ, PROT_READ | PROT_WRITE,
+		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	igt_assert(ro != MAP_FAILED);
+	memcpy(ro, p.reloc, sizeof(p.reloc[0]));
+	memcpy((char *)ro + 1024, p.obj, 2 * sizeof(p.obj[0]));
+	((struct drm_i915_gem_exec_object2 *)((char *)ro + 1024))[1].relocs_ptr =
+		to_user_pointer(ro);
+	igt_assert_eq(mprotect(ro, PAGE_SZ, PROT_READ), 0);
+	p.eb.buffers_ptr = to_user_pointer((char *)ro + 1024);
+	gem_execbuf(p.fd, &p.eb);
+	igt_assert_eq_u64(target_dw0(&p), MAGIC);
+	munmap(ro, PAGE_SZ);
+	gem_write(p.fd, p.target, 0, &(uint32_t){ 0 }, 4);
+	probe_fini(&p);
+}
+
+static void subtest_reloc_target_not_in_list(void)
+{
+	struct probe p;
+	uint32_t outsider;
+
+	probe_init(&p);
+	outsider = gem_create(p.fd, PAGE_SZ);
+	p.reloc[0].target_handle = outsider;
+	probe_expect(&p, -ENOENT, "target not in the list");
+	p.reloc[0].target_handle = outsider + 100;
+	probe_expect(&p, -ENOENT, "target not a handle");
+	p.reloc[0].target_handle = 0;
+	probe_expect(&p, -ENOENT, "target handle 0");
+	gem_close(p.fd, outsider);
+	probe_fini(&p);
+}
+
+static void subtest_reloc_lut_index_bad(void)
+{
+	struct probe p;
+
+	probe_init(&p);
+	p.eb.flags = I915_EXEC_HANDLE_LUT;
+	p.reloc[0].target_handle = 2;
+	probe_expect(&p, -ENOENT, "LUT index == count");
+	p.reloc[0].target_handle = ~0u;
+	probe_expect(&p, -ENOENT, "LUT index ~0");
+	probe_fini(&p);
+}
+
+/* the relocated dword must lie inside the object (presumed wrong) */
+static void subtest_reloc_offset_out_of_bounds(void)
+{
+	static const uint64_t bad[] = {
+		PAGE_SZ, PAGE_SZ - 2, PAGE_SZ + 4, 1ull << 32, 1ull << 40,
+		-4ull,
+	};
+	struct probe p;
+	size_t i;
+
+	probe_init(&p);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		p.reloc[0].offset = bad[i];
+		probe_expect(&p, -EINVAL, "reloc offset %#llx",
+			     (unsigned long long)bad[i]);
+	}
+	probe_fini(&p);
+}
+
+static void subtest_reloc_offset_unaligned(void)
+{
+	struct probe p;
+	uint32_t i;
+
+	probe_init(&p);
+	for (i = 1; i < 4; i++) {
+		p.reloc[0].offset = p.addr_at + i;
+		probe_expect(&p, -EINVAL, "reloc offset %u", p.addr_at + i);
+	}
+	probe_fini(&p);
+}
+
+/* the last dword of the object is a valid place for a relocation */
+static void subtest_reloc_offset_last_dword(void)
+{
+	struct probe p;
+
+	probe_init(&p);
+	p.reloc[1] = p.reloc[0];
+	p.reloc[1].offset = PAGE_SZ - 4;
+	p.obj[1].relocation_count = 2;
+	gem_execbuf(p.fd, &p.eb);
+	igt_assert_eq_u64(target_dw0(&p), MAGIC);
+	gem_write(p.fd, p.target, 0, &(uint32_t){ 0 }, 4);
+	probe_fini(&p);
+}
+
+/* one relocation naming two write domains */
+static void subtest_reloc_two_write_domains(void)
+{
+	struct probe p;
+
+	probe_init(&p);
+	p.reloc[0].read_domains = RENDER | SAMPLER;
+	p.reloc[0].write_domain = RENDER | SAMPLER;
+	probe_expect(&p, -EINVAL, "write RENDER|SAMPLER");
+	probe_fini(&p);
+}
+
+/* two relocations writing one target in different domains */
+static void subtest_reloc_conflicting_write_domains(void)
+{
+	struct probe p;
+
+	probe_init(&p);
+	p.reloc[1] = p.reloc[0];
+	p.reloc[1].offset = p.len;	/* after the end: never executed */
+	p.reloc[1].read_domains = RENDER;
+	p.reloc[1].write_domain = RENDER;
+	p.obj[1].relocation_count = 2;
+	probe_expect(&p, -EINVAL, "writes INSTRUCTION and RENDER");
+	probe_fini(&p);
+}
+
+/*
+ * What the domain checks must let through: no domains at all, the same
+ * write domain twice, a write plus other reads of the same target.
+ */
+static void subtest_reloc_domains_accepted(void)
+{
+	static const struct { uint32_t r0, w0, r1, w1; } ok[] = {
+		{ INSTR, INSTR, 0, 0 },
+		{ INSTR, INSTR, INSTR, INSTR },
+		{ INSTR, INSTR, SAMPLER, 0 },
+		{ INSTR | SAMPLER, INSTR, RENDER | SAMPLER, 0 },
+		{ 0, 0, INSTR, INSTR },
+	};
+	struct probe p;
+	size_t i;
+
+	probe_init(&p);
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		int ret;
+
+		p.reloc[0].read_domains = ok[i].r0;
+		p.reloc[0].write_domain = ok[i].w0;
+		p.reloc[1] = p.reloc[0];
+		p.reloc[1].offset = p.len;	/* after the end */
+		p.reloc[1].read_domains = ok[i].r1;
+		p.reloc[1].write_domain = ok[i].w1;
+		p.obj[1].relocation_count = 2;
+		ret = __gem_execbuf(p.fd, &p.eb);
+		if (ret)
+			igt_info("read %#x write %#x, then read %#x write %#x",
+				 ok[i].r0, ok[i].w0, ok[i].r1, ok[i].w1);
+		igt_assert_ok(ret);
+		igt_assert_eq_u64(target_dw0(&p), MAGIC);
+		gem_write(p.fd, p.target, 0, &(uint32_t){ 0 }, 4);
+		probe_reset(&p);
+	}
+	probe_fini(&p);
+}
+
+/* the write domain must be among the read domains */
+static void subtest_reloc_write_not_in_read(void)
+{
+	static const struct { uint32_t read, write; } bad[] = {
+		{ 0, RENDER }, { SAMPLER, RENDER }, { RENDER, INSTR },
+		{ I915_GEM_DOMAIN_VERTEX, I915_GEM_DOMAIN_COMMAND },
+	};
+	struct probe p;
+	size_t i;
+
+	probe_init(&p);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		p.reloc[0].read_domains = bad[i].read;
+		p.reloc[0].write_domain = bad[i].write;
+		probe_expect(&p, -EINVAL, "read %#x write %#x", bad[i].read,
+			     bad[i].write);
+	}
+	probe_fini(&p);
+}
+
+/* CPU, GTT and unknown domains are not the GPU's */
+static void subtest_reloc_non_gpu_domains(void)
+{
+	static const struct { uint32_t read, write; } bad[] = {
+		{ I915_GEM_DOMAIN_CPU, 0 },
+		{ I915_GEM_DOMAIN_CPU, I915_GEM_DOMAIN_CPU },
+		{ RENDER | I915_GEM_DOMAIN_CPU, RENDER },
+		{ I915_GEM_DOMAIN_GTT, 0 },
+		{ I915_GEM_DOMAIN_GTT, I915_GEM_DOMAIN_GTT },
+		{ 0x80, 0 }, { 0x80000000, 0 }, { RENDER | 0x100, RENDER },
+	};
+	struct probe p;
+	size_t i;
+
+	probe_init(&p);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		p.reloc[0].read_domains = bad[i].read;
+		p.reloc[0].write_domain = bad[i].write;
+		probe_expect(&p, -EINVAL, "read %#x write %#x", bad[i].read,
+			     bad[i].write);
+	}
+	probe_fini(&p);
+}
+
+static void subtest_duplicate_handles(void)
+{
+	struct probe p;
+
+	probe_init(&p);
+	p.obj[2] = p.obj[1];
+	p.obj[1] = p.obj[0];
+	p.eb.buffer_count = 3;
+	probe_expect(&p, -EINVAL, "target listed twice");
+	probe_reset(&p);
+	p.obj[2] = p.obj[1];
+	p.eb.buffer_count = 3;
+	p.obj[1].relocation_count = 0;
+	probe_expect(&p, -EINVAL, "batch listed twice");
+	probe_fini(&p);
+}
+
+/* a handle that is no object */
+static void subtest_bad_handle(void)
+{
+	struct probe p;
+
+	probe_init(&p);
+	p.obj[0].handle = p.target + 100;
+	probe_expect(&p, -ENOENT, "object handle unknown");
+	p.obj[0].handle = 0;
+	probe_expect(&p, -ENOENT, "object handle 0");
+	probe_reset(&p);
+	p.obj[1].handle = p.batch + 100;
+	probe_expect(&p, -ENOENT, "batch handle unknown");
+	probe_fini(&p);
+}
+
+/* start and length are multiples of 8 (upstream), as MI_BATCH_BUFFER_START needs */
+static void subtest_batch_unaligned(void)
+{
+	static const struct { uint32_t start, len; } bad[] = {
+		{ 2, 0 }, { 4, 0 }, { 0, 2 }, { 0, 12 }, { 1, 8 }, { 0, 7 },
+	};
+	struct probe p;
+	size_t i;
+
+	probe_init(&p);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		p.eb.batch_start_offset = bad[i].start;
+		p.eb.batch_len = bad[i].len;
+		probe_expect(&p, -EINVAL, "start %u len %u", bad[i].start,
+			     bad[i].len);
+	}
+	probe_fini(&p);
+}
+
+static void subtest_batch_beyond_object(void)
+{
+	static const struct { uint32_t start, len; } bad[] = {
+		{ PAGE_SZ, 0 }, { PAGE_SZ, 8 }, { PAGE_SZ - 8, 16 },
+		{ 0, PAGE_SZ + 8 }, { 1u << 31, 8 }, { 8, 0xfffffff8 },
+		{ 0xfffffff8, 16 },
+	};
+	struct probe p;
+	size_t i;
+
+	probe_init(&p);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		p.eb.batch_start_offset = bad[i].start;
+		p.eb.batch_len = bad[i].len;
+		probe_expect(&p, -EINVAL, "start %#x len %#x", bad[i].start,
+			     bad[i].len);
+	}
+	probe_fini(&p);
+}
+
+/* flags nobody defined, and those upstream refuses on these GPUs */
+static void subtest_unknown_flags(void)
+{
+	static const uint64_t bad[] = {
+		1ull << 22, 1ull << 23, 1ull << 31, 1ull << 32, 1ull << 63,
+		I915_EXEC_CONSTANTS_ABSOLUTE, I915_EXEC_CONSTANTS_REL_SURFACE,
+		I915_EXEC_CONSTANTS_MASK, I915_EXEC_GEN7_SOL_RESET,
+		I915_EXEC_RESOURCE_STREAMER,
+		I915_EXEC_RENDER | I915_EXEC_BSD_RING1,
+		I915_EXEC_RENDER | I915_EXEC_BSD_RING2,
+	};
+	struct probe p;
+	size_t i;
+
+	probe_init(&p);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		p.eb.flags = bad[i];
+		probe_expect(&p, -EINVAL, "flags %#llx",
+			     (unsigned long long)bad[i]);
+	}
+	probe_fini(&p);
+}
+
+/* an in-fence that is no sync_file */
+static void subtest_bad_fence_in(void)
+{
+	struct probe p;
+
+	probe_init(&p);
+	p.eb.flags = I915_EXEC_FENCE_IN;
+	p.eb.rsvd2 = 0xffffffff;
+	probe_expect(&p, -EINVAL, "FENCE_IN fd -1");
+	p.eb.flags = I915_EXEC_FENCE_SUBMIT;
+	probe_expect(&p, -EINVAL, "FENCE_SUBMIT fd -1");
+	probe_fini(&p);
+}
+
+/* the render ring only: BSD, BLT, VEBOX and beyond do not exist here */
+static void subtest_unknown_rings(void)
+{
+	static const uint64_t rings[] = {
+		I915_EXEC_BSD, I915_EXEC_BLT, I915_EXEC_VEBOX, 5, 6, 31, 63,
+	};
+	struct probe p;
+	size_t i;
+
+	probe_init(&p);
+	for (i = 0; i < ARRAY_SIZE(rings); i++) {
+		p.eb.flags = rings[i];
+		probe_expect(&p, -EINVAL, "ring %llu",
+			     (unsigned long long)rings[i]);
+	}
+	probe_fini(&p);
+}
+
+/* rsvd1 is the context id: there are no contexts but the default */
+static void subtest_rsvd1_context(void)
+{
+	struct probe p;
+
+	probe_init(&p);
+	p.eb.rsvd1 = 1;
+	probe_expect(&p, -ENOENT, "context 1");
+	p.eb.rsvd1 = 0xffffffff;
+	probe_expect(&p, -ENOENT, "context ~0");
+	probe_fini(&p);
+}
+
+/* EXECBUFFER2 has no cliprects, DR1 or DR4 */
+static void subtest_cliprects_on_execbuffer2(void)
+{
+	struct drm_clip_rect rect = { 0, 0, 10, 10 };
+	struct probe p;
+
+	probe_init(&p);
+	p.eb.num_cliprects = 1;
+	p.eb.cliprects_ptr = to_user_pointer(&rect);
+	probe_expect(&p, -EINVAL, "one cliprect");
+	p.eb.num_cliprects = 0;
+	probe_expect(&p, -EINVAL, "cliprects_ptr alone");
+	p.eb.cliprects_ptr = 0;
+	p.eb.num_cliprects = 1;
+	probe_expect(&p, -EINVAL, "num_cliprects alone");
+	p.eb.num_cliprects = 0;
+	p.eb.DR1 = 1;
+	probe_expect(&p, -EINVAL, "DR1");
+	p.eb.DR1 = 0;
+	p.eb.DR4 = 0x00010001;
+	probe_expect(&p, -EINVAL, "DR4");
+	probe_fini(&p);
+}
+
+static void subtest_unknown_object_flags(void)
+{
+	static const uint64_t bad[] = {
+		1ull << 8, 1ull << 16, 1ull << 31, 1ull << 32, 1ull << 63,
+	};
+	struct probe p;
+	size_t i;
+
+	probe_init(&p);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		p.obj[0].flags = bad[i];
+		probe_expect(&p, -EINVAL, "object flags %#llx",
+			     (unsigned long long)bad[i]);
+	}
+	probe_reset(&p);
+	p.obj[1].flags = 1ull << 40;
+	probe_expect(&p, -EINVAL, "batch flags 1<<40");
+	probe_fini(&p);
+}
+
+static void subtest_object_alignment_bad(void)
+{
+	static const uint64_t bad[] = { 3, 4097, 3 << 12, (1ull << 40) + 1 };
+	struct probe p;
+	size_t i;
+
+	probe_init(&p);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		p.obj[0].alignment = bad[i];
+		probe_expect(&p, -EINVAL, "alignment %#llx",
+			     (unsigned long long)bad[i]);
+	}
+	probe_fini(&p);
+}
+
+/* a softpin offset must be page aligned */
+static void subtest_softpin_unaligned(void)
+{
+	struct probe p;
+
+	probe_init(&p);
+	p.obj[0].flags = EXEC_OBJECT_PINNED;
+	p.obj[0].offset = (16 << 20) + 64;
+	probe_expect(&p, -EINVAL, "softpin at +64");
+	p.obj[0].offset = (16 << 20) + 2048;
+	probe_expect(&p, -EINVAL, "softpin at +2048");
+	probe_fini(&p);
+}
+
+/* softpin beyond the GTT, or partly beyond */
+static void subtest_softpin_out_of_range(void)
+{
+	struct probe p;
+	uint64_t total;
+
+	probe_init(&p);
+	total = gem_gtt_total(p.fd);
+	p.obj[0].flags = EXEC_OBJECT_PINNED;
+	p.obj[0].offset = total;
+	probe_expect(&p, -EINVAL, "softpin at the end of the GTT");
+	p.obj[0].offset = total - PAGE_SZ;
+	p.obj[0].handle = gem_create(p.fd, 2 * PAGE_SZ);
+	p.reloc[0].target_handle = p.obj[0].handle;
+	{
+		int ret = __gem_execbuf(p.fd, &p.eb);
+
+		gem_close(p.fd, p.obj[0].handle);
+		igt_assert_err(ret, -EINVAL);
+	}
+	p.obj[0].offset = 1ull << 40;
+	p.obj[0].handle = p.target;
+	p.reloc[0].target_handle = p.target;
+	probe_expect(&p, -EINVAL, "softpin at 1 TiB");
+	probe_fini(&p);
+}
+
+/* two objects softpinned over each other in one exec */
+static void subtest_softpin_overlap(void)
+{
+	struct probe p;
+
+	probe_init(&p);
+	p.obj[2] = p.obj[1];
+	p.obj[1].handle = gem_create(p.fd, 2 * PAGE_SZ);
+	p.obj[1].relocation_count = 0;
+	p.obj[0].flags = EXEC_OBJECT_PINNED;
+	p.obj[0].offset = 32 << 20;
+	p.obj[1].flags = EXEC_OBJECT_PINNED;
+	p.obj[1].offset = (32 << 20) - PAGE_SZ;
+	p.eb.buffer_count = 3;
+	{
+		int ret = __gem_execbuf(p.fd, &p.eb);
+
+		gem_close(p.fd, p.obj[1].handle);
+		igt_assert_err(ret, -EINVAL);
+		igt_assert_eq_u64(target_dw0(&p), 0);
+	}
+	probe_fini(&p);
+}
+
+/* upstream refuses a batch that is marked written (self-modifying) */
+static void subtest_batch_marked_write(void)
+{
+	struct probe p;
+
+	probe_init(&p);
+	p.obj[1].flags = EXEC_OBJECT_WRITE;
+	probe_expect(&p, -EINVAL, "batch with EXEC_OBJECT_WRITE");
+	probe_fini(&p);
+}
+
+/* after a run of bad requests, everything still works */
+static void subtest_all_then_good(void)
+{
+	struct probe p;
+	int i;
+
+	probe_init(&p);
+	for (i = 0; i < 50; i++) {
+		p.eb.buffer_count = 0;
+		probe_expect(&p, -EINVAL, "round %d", i);
+		probe_reset(&p);
+		p.reloc[0].target_handle = 0;
+		probe_expect(&p, -ENOENT, "round %d", i);
+		probe_reset(&p);
+		p.reloc[0].offset = PAGE_SZ;
+		probe_expect(&p, -EINVAL, "round %d", i);
+		probe_reset(&p);
+		p.eb.flags = 1ull << 40;
+		probe_expect(&p, -EINVAL, "round %d", i);
+		probe_reset(&p);
+	}
+	probe_fini(&p);
+}
+
+static const struct igt_subtest tests[] = {
+	SUBTEST(good_request),
+	SUBTEST(buffer_count_zero),
+	SUBTEST(buffer_count_huge),
+	SUBTEST(buffers_ptr_bad),
+	SUBTEST(relocs_ptr_bad),
+	SUBTEST(relocation_count_huge),
+	SUBTEST(read_only_arrays),
+	SUBTEST(reloc_target_not_in_list),
+	SUBTEST(reloc_lut_index_bad),
+	SUBTEST(reloc_offset_out_of_bounds),
+	SUBTEST(reloc_offset_unaligned),
+	SUBTEST(reloc_offset_last_dword),
+	SUBTEST(reloc_two_write_domains),
+	SUBTEST(reloc_conflicting_write_domains),
+	SUBTEST(reloc_domains_accepted),
+	SUBTEST(reloc_write_not_in_read),
+	SUBTEST(reloc_non_gpu_domains),
+	SUBTEST(duplicate_handles),
+	SUBTEST(bad_handle),
+	SUBTEST(batch_unaligned),
+	SUBTEST(batch_beyond_object),
+	SUBTEST(unknown_flags),
+	SUBTEST(bad_fence_in),
+	SUBTEST(unknown_rings),
+	SUBTEST(rsvd1_context),
+	SUBTEST(cliprects_on_execbuffer2),
+	SUBTEST(unknown_object_flags),
+	SUBTEST(object_alignment_bad),
+	SUBTEST(softpin_unaligned),
+	SUBTEST(softpin_out_of_range),
+	SUBTEST(softpin_overlap),
+	SUBTEST(batch_marked_write),
+	SUBTEST(all_then_good),
+};
+
+igt_main(tests)

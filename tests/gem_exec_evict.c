@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gem_exec_evict: more objects than the GTT holds.
+ *
+ * The managed range is narrowed with GEM_INIT (root, master) to 16 MiB
+ * so that the working set stays small for the VM; 32 objects of 1 MiB
+ * (256x1024 pixels at 32 bpp) then cycle through execs that fill them
+ * and copy between them, and every pixel of every object is checked at
+ * the end.  One exec whose objects cannot fit together fails with
+ * ENOSPC and does nothing; pinned objects keep their offsets and their
+ * contents through the churn and are never evicted.  The whole GTT is
+ * given back at the end.
+ */
+#include <signal.h>
+#include <unistd.h>
+
+#include "exec.h"
+
+#define RANGE		(16ull << 20)
+#define NOBJ		32
+#define OBJ_SIZE	(1ull << 20)
+#define WIDTH		256
+#define HEIGHT		1024
+#define PITCH		(WIDTH * 4)
+
+struct image {
+	struct bo bo;
+	struct surf s;
+	struct ref ref;
+	uint64_t first_offset;
+	bool bound;
+};
+
+struct set {
+	int fd;
+	struct batch *b;
+	struct image im[NOBJ];
+	unsigned int moves;	/* objects found at a new offset */
+	uint64_t start, end;
+};
+
+static void image_init(struct image *im, int fd)
+{
+	bo_init(&im->bo, fd, OBJ_SIZE);
+	im->s.bo = &im->bo;
+	im->s.pitch = PITCH;
+	im->s.cpp = 4;
+	im->s.width = WIDTH;
+	im->s.height = HEIGHT;
+	ref_init(&im->ref, &im->s, im->bo.size);
+	im->bound = false;
+}
+
+/* GET_APERTURE: the whole GTT, and what GEM manages minus the pins */
+static uint64_t aperture_available(int fd)
+{
+	struct drm_i915_gem_get_aperture ap = { 0 };
+
+	igt_assert_ok(__gem_get_aperture(fd, &ap));
+	igt_assert_eq_u64(ap.aper_size, gem_gtt_total(fd));
+	return ap.aper_available_size;
+}
+
+static void __set_init(struct set *set, int n, bool narrow)
+{
+	int i;
+
+	set->fd = drm_open_driver();
+	gem_gen(set->fd);
+	if (narrow)
+		gem_narrow_gtt(set->fd, 0, RANGE);
+	gem_gtt_managed(set->fd, &set->start, &set->end);
+	igt_info("managed range %#llx-%#llx",
+		 (unsigned long long)set->start,
+		 (unsigned long long)set->end);
+	igt_assert_eq_u64(aperture_available(set->fd), set->end - set->start);
+	set->b = batch_new(set->fd);
+	set->moves = 0;
+	for (i = 0; i < n; i++)
+		image_init(&set->im[i], set->fd);
+}
+
+static void set_init(struct set *set, int n)
+{
+	__set_init(set, n, true);
+}
+
+static void __set_fini(struct set *set, int n, bool restore)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		ref_fini(&set->im[i].ref);
+		bo_fini(&set->im[i].bo, set->fd);
+	}
+	batch_free(set->b);
+	if (restore)
+		gem_restore_gtt(set->fd);
+	close(set->fd);
+}
+
+static void set_fini(struct set *set, int n)
+{
+	__set_fini(set, n, true);
+}
+
+/* after an exec: offsets inside the range; count the objects that moved */
+static void note_offsets(struct set *set, struct image **used, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct image *im = used[i];
+
+		igt_assert_lte_u64(set->start, im->bo.offset);
+		igt_assert_lte_u64(im->bo.offset + OBJ_SIZE, set->end);
+		if (im->bound && im->bo.offset != im->first_offset)
+			set->moves++;
+		if (!im->bound) {
+			im->first_offset = im->bo.offset;
+			im->bound = true;
+		}
+	}
+}
+
+static void fill(struct set *set, struct image *im, int x, int y, int w,
+		 int h, uint32_t color)
+{
+	emit_xy_fill(set->b, &im->s, x, y, w, h, color);
+	ref_fill(&im->ref, x, y, w, h, color);
+}
+
+static void copy(struct set *set, struct image *dst, int dx, int dy,
+		 struct image *src, int sx, int sy, int w, int h)
+{
+	emit_xy_copy(set->b, &dst->s, dx, dy, &src->s, sx, sy, w, h);
+	ref_copy(&dst->ref, dx, dy, &src->ref, sx, sy, w, h);
+}
+
+/* one exec per object: a background and a band of its own */
+static void paint_all(struct set *set, int first, int n, uint32_t seed)
+{
+	int i;
+
+	for (i = first; i < first + n; i++) {
+		struct image *im = &set->im[i];
+
+		fill(set, im, 0, 0, WIDTH, HEIGHT, pattern_dw(seed, i));
+		fill(set, im, i, 4 * i, 64, 100, pattern_dw(seed + 1, i));
+		batch_submit(set->b);
+		note_offsets(set, &im, 1);
+	}
+}
+
+/* execs of three objects: two sources copied into a destination */
+static void mix_all(struct set *set, int first, int n, int step)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct image *used[3] = {
+			&set->im[first + i],
+			&set->im[first + (i + step) % n],
+			&set->im[first + (i + 2 * step + 1) % n],
+		};
+
+		copy(set, used[0], 100, 200 + i, used[1], i, 4 * i, 120, 150);
+		copy(set, used[0], 0, 700, used[2], 10, 0, 256, 100);
+		batch_submit(set->b);
+		note_offsets(set, used, 3);
+	}
+}
+
+static void check_all(struct set *set, int first, int n)
+{
+	int i;
+
+	for (i = first; i < first + n; i++)
+		check_surface(set->fd, set->im[i].bo.handle, &set->im[i].ref,
+			      "object %d", i);
+}
+
+/* 32 MiB of objects through a 16 MiB GTT, every pixel right */
+static void subtest_twice_the_gtt(void)
+{
+	struct set set;
+
+	set_init(&set, NOBJ);
+	igt_assert_lte_u64(set.end - set.start, NOBJ * OBJ_SIZE / 2);
+	paint_all(&set, 0, NOBJ, 1);
+	mix_all(&set, 0, NOBJ, 5);
+	paint_all(&set, 0, NOBJ / 2, 3);
+	mix_all(&set, 0, NOBJ, 11);
+	igt_info("%u times an object came back at a new offset", set.moves);
+	check_all(&set, 0, NOBJ);
+	set_fini(&set, NOBJ);
+}
+
+/* the same with the GPU slowed: objects still busy when evicted */
+static void subtest_twice_the_gtt_busy(void)
+{
+	struct set set;
+
+	sim_set_cmd_delay(2000);
+	set_init(&set, NOBJ);
+	paint_all(&set, 0, NOBJ, 5);
+	mix_all(&set, 0, NOBJ, 3);
+	check_all(&set, 0, NOBJ);
+	sim_set_cmd_delay(0);
+	set_fini(&set, NOBJ);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
+static int signaller(void *arg)
+{
+	pid_t parent = (pid_t)(intptr_t)arg;
+
+	for (;;) {
+		if (kill(parent, SIGUSR1))
+			return 0;
+		usleep(100);
+	}
+}
+
+/*
+ * The same while a signal arrives every 100 us: every wait and
+ * eviction gets interrupted and restarted (igt_ioctl retries EINTR),
+ * and nothing is lost or leaked.
+ */
+static void subtest_twice_the_gtt_interrupted(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct set set;
+	pid_t child;
+
+	sigemptyset(&sa.sa_mask);
+	igt_assert_eq(sigaction(SIGUSR1, &sa, NULL), 0);
+	sim_set_cmd_delay(500);
+	set_init(&set, NOBJ);
+	child = igt_fork(signaller, (void *)(intptr_t)getpid());
+	paint_all(&set, 0, NOBJ, 21);
+	mix_all(&set, 0, NOBJ, 9);
+	kill(child, SIGKILL);
+	igt_wait(child);
+	check_all(&set, 0, NOBJ);
+	sim_set_cmd_delay(0);
+	set_fini(&set, NOBJ);
+}
+
+/* one client of many: 10 MiB of its own through the shared 16 MiB */
+static int client(void *arg)
+{
+	struct set set;
+	int seed = (int)(intptr_t)arg;
+
+	__set_init(&set, 10, false);
+	paint_all(&set, 0, 10, seed);
+	mix_all(&set, 0, 10, 3);
+	paint_all(&set, 0, 5, seed + 1);
+	mix_all(&set, 0, 10, 7);
+	check_all(&set, 0, 10);
+	__set_fini(&set, 10, false);
+	return 0;
+}
+
+/* four clients at once, each evicting the others' objects */
+static void subtest_twice_the_gtt_clients(void)
+{
+	int fd = drm_open_driver();
+	pid_t pid[4];
+	int i;
+
+	gem_gen(fd);
+	sim_set_cmd_delay(200);
+	gem_narrow_gtt(fd, 0, RANGE);
+	for (i = 0; i < 4; i++)
+		pid[i] = igt_fork(client, (void *)(intptr_t)(100 + 10 * i));
+	for (i = 0; i < 4; i++)
+		igt_assert_eq(igt_wait(pid[i]), 0);
+	sim_set_cmd_delay(0);
+	gem_restore_gtt(fd);
+	close(fd);
+}
+
+/* exec of @n objects + a batch of MI_BATCH_BUFFER_END */
+static int exec_objects(int fd, const uint32_t *handles, int n,
+			struct drm_i915_gem_exec_object2 *obj)
+{
+	const uint32_t bbe[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
+	struct drm_i915_gem_execbuffer2 eb = { 0 };
+	int i, ret;
+
+	memset(obj, 0, (n + 1) * sizeof(*obj));
+	for (i = 0; i < n; i++)
+		obj[i].handle = handles[i];
+	obj[n].handle = gem_create(fd, PAGE_SZ);
+	gem_write(fd, obj[n].handle, 0, bbe, sizeof(bbe));
+	eb.buffers_ptr = to_user_pointer(obj);
+	eb.buffer_count = n + 1;
+	eb.batch_len = 8;
+	ret = __gem_execbuf(fd, &eb);
+	if (!ret)
+		gem_sync(fd, obj[n].handle);
+	gem_close(fd, obj[n].handle);
+	return ret;
+}
+
+/* one exec needing more than the whole range: ENOSPC, nothing harmed */
+static void subtest_too_big_enospc(void)
+{
+	struct drm_i915_gem_exec_object2 obj[NOBJ + 1];
+	uint32_t handles[NOBJ];
+	struct set set;
+	int i;
+
+	set_init(&set, 20);
+	paint_all(&set, 0, 20, 7);
+	for (i = 0; i < 20; i++)
+		handles[i] = set.im[i].bo.handle;
+	igt_assert_err(exec_objects(set.fd, handles, 20, obj), -ENOSPC);
+	/* a single object larger than the range */
+	handles[0] = gem_create(set.fd, 2 * RANGE);
+	igt_assert_err(exec_objects(set.fd, handles, 1, obj), -ENOSPC);
+	gem_close(set.fd, handles[0]);
+	/* what fits still runs, and nothing was damaged */
+	for (i = 0; i < 8; i++)
+		handles[i] = set.im[i].bo.handle;
+	igt_assert_ok(exec_objects(set.fd, handles, 8, obj));
+	mix_all(&set, 0, 20, 3);
+	check_all(&set, 0, 20);
+	set_fini(&set, 20);
+}
+
+/* pinned objects: same offset, same contents, after all the churn */
+static void subtest_pinned_stay(void)
+{
+	struct image *pinned[2];
+	uint64_t offset[2];
+	struct set set;
+	int i;
+
+	set_init(&set, NOBJ);
+	pinned[0] = &set.im[0];
+	pinned[1] = &set.im[1];
+	offset[0] = gem_pin(set.fd, pinned[0]->bo.handle, 0);
+	offset[1] = gem_pin(set.fd, pinned[1]->bo.handle, 1 << 20);
+	igt_assert_eq_u64(offset[1] & ((1 << 20) - 1), 0);
+	igt_assert_eq_u64(aperture_available(set.fd),
+			  set.end - set.start - 2 * OBJ_SIZE);
+	for (i = 0; i < 2; i++) {
+		igt_info("pinned at %#llx", (unsigned long long)offset[i]);
+		pinned[i]->bo.offset = offset[i];
+	}
+	paint_all(&set, 0, 2, 9);
+	paint_all(&set, 2, NOBJ - 2, 10);
+	mix_all(&set, 2, NOBJ - 2, 7);
+	/* the pinned ones as sources now and then */
+	copy(&set, &set.im[5], 0, 0, pinned[0], 0, 0, 200, 200);
+	copy(&set, &set.im[6], 0, 0, pinned[1], 0, 0, 200, 200);
+	batch_submit(set.b);
+	mix_all(&set, 2, NOBJ - 2, 13);
+	for (i = 0; i < 2; i++) {
+		igt_assert_eq_u64(pinned[i]->bo.offset, offset[i]);
+		/* pinning again answers the same offset */
+		igt_assert_eq_u64(gem_pin(set.fd, pinned[i]->bo.handle, 0),
+				  offset[i]);
+		gem_unpin(set.fd, pinned[i]->bo.handle);
+	}
+	check_all(&set, 0, NOBJ);
+	for (i = 0; i < 2; i++)
+		gem_unpin(set.fd, pinned[i]->bo.handle);
+	set_fini(&set, NOBJ);
+}
+
+/* pinned objects are never evicted: ENOSPC until one is unpinned */
+static void subtest_pinned_not_evicted(void)
+{
+	struct drm_i915_gem_exec_object2 obj[NOBJ + 1];
+	uint32_t handles[NOBJ];
+	uint64_t offset[12];
+	struct set set;
+	int i;
+
+	set_init(&set, 18);
+	for (i = 0; i < 12; i++)
+		offset[i] = gem_pin(set.fd, set.im[i].bo.handle, 0);
+	for (i = 0; i < 6; i++)
+		handles[i] = set.im[12 + i].bo.handle;
+	/* 12 MiB pinned, 6 MiB more do not fit in 16 MiB */
+	igt_assert_err(exec_objects(set.fd, handles, 6, obj), -ENOSPC);
+	for (i = 0; i < 12; i++)
+		igt_assert_eq_u64(gem_pin(set.fd, set.im[i].bo.handle, 0),
+				  offset[i]);
+	for (i = 0; i < 12; i++) {
+		gem_unpin(set.fd, set.im[i].bo.handle);
+		gem_unpin(set.fd, set.im[i].bo.handle);
+	}
+	igt_assert_ok(exec_objects(set.fd, handles, 6, obj));
+	set_fini(&set, 18);
+}
+
+static const struct igt_subtest tests[] = {
+	SUBTEST(twice_the_gtt),
+	SUBTEST(twice_the_gtt_busy),
+	SUBTEST(twice_the_gtt_interrupted),
+	SUBTEST(twice_the_gtt_clients),
+	SUBTEST(too_big_enospc),
+	SUBTEST(pinned_stay),
+	SUBTEST(pinned_not_evicted),
+};
+
+igt_main(tests)

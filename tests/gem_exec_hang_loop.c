@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gem_exec_hang_loop: a batch that never ends.
+ *
+ * The batch stores into a target, then jumps back to its own start with
+ * MI_BATCH_BUFFER_START, forever.  The hang check sees no breadcrumb
+ * for three intervals and wedges the device: every waiter (WAIT,
+ * SET_DOMAIN, another process blocked in WAIT) gets EIO within seconds,
+ * new execbuffers and THROTTLE get EIO, and everything that does not
+ * need the GPU still works; the VM carries on.
+ *
+ * A wedged device stays wedged until the module is reloaded: the bench
+ * reloads it after every program with "hang" in its name, and this one
+ * skips if it finds the device wedged already.
+ */
+#include <unistd.h>
+
+#include "exec.h"
+
+#define HANGCHECK_MS	250
+#define LIMIT_S		15.0	/* 3 stalls of 250 ms, with lots of slack */
+
+/* store 0x1eaf into @target, then loop: jump to the batch's start */
+static struct batch *emit_loop(int fd, struct bo *target)
+{
+	struct batch *b = batch_new(fd);
+
+	emit_store_dword(b, target, 0, 0x1eaf);
+	if (b->gen >= 4) {
+		batch_emit(b, MI_BATCH_BUFFER_START | MI_BATCH_GTT |
+			      MI_BATCH_NON_SECURE_I965);
+		batch_reloc(b, &b->bo, 0, I915_GEM_DOMAIN_COMMAND, 0);
+	} else {
+		batch_emit(b, MI_BATCH_BUFFER_START | MI_BATCH_GTT);
+		batch_reloc(b, &b->bo, MI_BATCH_NON_SECURE,
+			    I915_GEM_DOMAIN_COMMAND, 0);
+	}
+	return b;
+}
+
+static int waiter(void *arg)
+{
+	int fd = drm_open_driver();
+	uint32_t handle = gem_open(fd, (uint32_t)(uintptr_t)arg);
+	int64_t forever = -1;
+	int ret = __gem_wait(fd, handle, &forever);
+
+	igt_info("the other process's WAIT: %s", igt_errname(ret));
+	gem_close(fd, handle);
+	close(fd);
+	return ret == -EIO ? 0 : 1;
+}
+
+static void subtest_loop_wedges(void)
+{
+	int fd = drm_open_driver();
+	struct batch *b;
+	struct bo target;
+	int64_t forever = -1;
+	double t0, took;
+	pid_t other;
+	int ret;
+
+	gem_gen(fd);
+	if (gem_is_wedged(fd))
+		igt_skip("the device is wedged already (reload the module)");
+	gem_set_hangcheck_ms(HANGCHECK_MS);
+	bo_init(&target, fd, PAGE_SZ);
+	b = emit_loop(fd, &target);
+	t0 = igt_now();
+	/* the batch relocates against itself: it is in the list, last */
+	batch_submit(b);
+	igt_assert_neq(gem_busy(fd, target.handle), 0);
+	other = igt_fork(waiter, (void *)(uintptr_t)gem_flink(fd,
+							     target.handle));
+
+	ret = __gem_wait(fd, target.handle, &forever);
+	took = igt_now() - t0;
+	igt_info("WAIT returned %s after %.2f s", igt_errname(ret), took);
+	igt_assert_err(ret, -EIO);
+	igt_assert(took < LIMIT_S);
+	igt_assert_eq(igt_wait(other), 0);
+
+	igt_assert_err(__gem_set_domain(fd, target.handle,
+					I915_GEM_DOMAIN_CPU, 0), -EIO);
+	/* the hung request is over: nothing is busy any more */
+	igt_assert_eq(gem_busy(fd, target.handle), 0);
+	igt_assert_eq(gem_busy(fd, b->bo.handle), 0);
+
+	batch_free(b);
+	bo_fini(&target, fd);
+	close(fd);
+}
+
+/* a wedged device refuses GPU work and serves everything else */
+static void subtest_wedged_refuses_work(void)
+{
+	int fd = drm_open_driver();
+	struct batch *b = batch_new(fd);
+	struct drm_i915_gem_execbuffer v1 = { 0 };
+	struct drm_i915_gem_exec_object v1obj = { 0 };
+	uint32_t data[256], back[256];
+	int64_t timeout = 0;
+	struct bo t;
+
+	if (!gem_is_wedged(fd))
+		igt_fail("the device is not wedged (did loop_wedges run?)");
+	bo_init(&t, fd, PAGE_SZ);
+	emit_store_dword(b, &t, 0, 1);
+	igt_assert_err(__batch_submit(b, 0), -EIO);
+	igt_assert_err(__gem_throttle(fd), -EIO);
+
+	batch_end(b);
+	gem_write(fd, b->bo.handle, 0, b->dw, batch_offset(b));
+	v1obj.handle = b->bo.handle;
+	v1.buffers_ptr = to_user_pointer(&v1obj);
+	v1.buffer_count = 1;
+	v1.batch_len = batch_offset(b);
+	igt_assert_err(__gem_execbuf_v1(fd, &v1), -EIO);
+
+	/* an idle object: WAIT and SET_DOMAIN have nothing to wait for */
+	igt_assert_ok(__gem_wait(fd, t.handle, &timeout));
+	gem_set_domain(fd, t.handle, I915_GEM_DOMAIN_CPU,
+		       I915_GEM_DOMAIN_CPU);
+	igt_fill_pattern(data, sizeof(data), 3);
+	gem_write(fd, t.handle, 100, data, sizeof(data));
+	gem_read(fd, t.handle, 100, back, sizeof(back));
+	igt_assert_mem(back, data, sizeof(data), "pwrite/pread when wedged");
+	bo_fini(&t, fd);
+	batch_free(b);
+	close(fd);
+}
+
+static const struct igt_subtest tests[] = {
+	SUBTEST_T(loop_wedges, 60),
+	SUBTEST(wedged_refuses_work),
+};
+
+igt_main(tests)

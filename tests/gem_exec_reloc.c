@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gem_exec_reloc: relocations as section 7.1 of the design describes.
+ *
+ *  - a wrong presumed offset is patched (target offset + delta written
+ *    into the object), and the new offsets are written back to the exec
+ *    objects and to the relocation's presumed_offset;
+ *  - a right presumed offset is trusted: the kernel leaves that dword
+ *    alone (we plant a value it would have changed), with or without
+ *    I915_EXEC_NO_RELOC;
+ *  - HANDLE_LUT (targets by index), relocations in a non-batch object,
+ *    many relocations and deltas;
+ *  - after GEM_INIT or eviction moved an object, the next exec
+ *    relocates again; softpin (EXEC_OBJECT_PINNED) puts an object where
+ *    it is asked.
+ */
+#include <unistd.h>
+
+#include "exec.h"
+
+#define INSTR I915_GEM_DOMAIN_INSTRUCTION
+
+/* an exec of @n objects, the batch last, with @flags */
+static int exec_list(int fd, struct drm_i915_gem_exec_object2 *obj,
+		     unsigned int n, uint32_t len, uint64_t flags)
+{
+	struct drm_i915_gem_execbuffer2 eb = {
+		.buffers_ptr = to_user_pointer(obj),
+		.buffer_count = n,
+		.batch_len = len,
+		.flags = flags,
+	};
+
+	return __gem_execbuf(fd, &eb);
+}
+
+static uint32_t read_dw(int fd, uint32_t handle, uint64_t offset)
+{
+	uint32_t v;
+
+	gem_read(fd, handle, offset, &v, sizeof(v));
+	return v;
+}
+
+/*
+ * A store batch by hand: MI_STORE_DWORD_IMM of @value to @addr, the
+ * address dword at *@addr_at (byte offset).  Returns the length in bytes.
+ */
+static uint32_t write_store(int fd, int gen, uint32_t batch, uint32_t addr,
+			    uint32_t value, uint32_t *addr_at)
+{
+	uint32_t cs[8], n = 0;
+
+	if (gen >= 4) {
+		cs[n++] = MI_STORE_DWORD_IMM_GEN4 | MI_MEM_VIRTUAL;
+		cs[n++] = 0;
+	} else {
+		cs[n++] = MI_STORE_DWORD_IMM_GEN3 | MI_MEM_VIRTUAL;
+	}
+	*addr_at = 4 * n;
+	cs[n++] = addr;
+	cs[n++] = value;
+	cs[n++] = MI_BATCH_BUFFER_END;
+	if (n & 1)
+		cs[n++] = MI_NOOP;
+	gem_write(fd, batch, 0, cs, 4 * n);
+	return 4 * n;
+}
+
+struct store {
+	int fd, gen;
+	uint32_t target, batch;
+	struct drm_i915_gem_relocation_entry reloc;
+	struct drm_i915_gem_exec_object2 obj[2];
+	uint32_t len;
+};
+
+static void store_init(struct store *s, int fd)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	s->gen = gem_gen(fd);
+	s->target = gem_create(fd, 4 * PAGE_SZ);
+	s->batch = gem_create(fd, PAGE_SZ);
+}
+
+static void store_fini(struct store *s)
+{
+	gem_close(s->fd, s->target);
+	gem_close(s->fd, s->batch);
+}
+
+/*
+ * Prepare a store of @value to target + @delta, the batch holding
+ * @planted as the address and the relocation presuming @presumed.
+ */
+static void store_prepare(struct store *s, uint32_t delta, uint32_t value,
+			  uint32_t planted, uint64_t presumed)
+{
+	uint32_t addr_at;
+
+	s->len = write_store(s->fd, s->gen, s->batch, planted, value,
+			     &addr_at);
+	memset(&s->reloc, 0, sizeof(s->reloc));
+	s->reloc.target_handle = s->target;
+	s->reloc.offset = addr_at;
+	s->reloc.delta = delta;
+	s->reloc.presumed_offset = presumed;
+	s->reloc.read_domains = INSTR;
+	s->reloc.write_domain = INSTR;
+	memset(s->obj, 0, sizeof(s->obj));
+	s->obj[0].handle = s->target;
+	s->obj[0].offset = presumed;
+	s->obj[1].handle = s->batch;
+	s->obj[1].relocation_count = 1;
+	s->obj[1].relocs_ptr = to_user_pointer(&s->reloc);
+}
+
+static int store_exec(struct store *s, uint64_t flags)
+{
+	int ret = exec_list(s->fd, s->obj, 2, s->len, flags);
+
+	if (!ret)
+		gem_sync(s->fd, s->batch);
+	return ret;
+}
+
+static uint32_t addr_dword(struct store *s)
+{
+	return read_dw(s->fd, s->batch, s->reloc.offset);
+}
+
+/* learn where the target and the batch live (a first, relocated exec) */
+static uint64_t store_settle(struct store *s)
+{
+	store_prepare(s, 0, 0, 0, ~0ull);
+	igt_assert_ok(store_exec(s, 0));
+	return s->obj[0].offset;
+}
+
+/* a wrong presumed offset: the kernel patches the dword */
+static void subtest_wrong_presumed_patched(void)
+{
+	int fd = drm_open_driver();
+	struct store s;
+	uint64_t offset;
+
+	store_init(&s, fd);
+	store_prepare(&s, 0x104, 0x600dd00d, 0x7ff00000 + 0x104, 0x7ff00000);
+	igt_assert_ok(store_exec(&s, 0));
+	offset = s.obj[0].offset;
+	igt_assert_neq(offset, 0x7ff00000);
+	igt_assert_eq_u64(addr_dword(&s), (uint32_t)(offset + 0x104));
+	igt_assert_eq_u64(read_dw(fd, s.target, 0x104), 0x600dd00d);
+	igt_assert_eq_u64(read_dw(fd, s.target, 0x100), 0);
+	store_fini(&s);
+	close(fd);
+}
+
+/* the offsets are written back into the exec objects */
+static void subtest_offsets_written_back(void)
+{
+	int fd = drm_open_driver();
+	struct store s;
+
+	store_init(&s, fd);
+	store_prepare(&s, 0, 1, 0, 0x7ff00000);
+	s.obj[1].offset = 0x7ff00000;
+	igt_assert_ok(store_exec(&s, 0));
+	igt_assert_neq(s.obj[0].offset, 0x7ff00000);
+	igt_assert_neq(s.obj[1].offset, 0x7ff00000);
+	igt_assert_eq_u64(s.obj[0].offset & (PAGE_SZ - 1), 0);
+	igt_assert_eq_u64(s.obj[1].offset & (PAGE_SZ - 1), 0);
+	igt_assert_neq(s.obj[0].offset, s.obj[1].offset);
+	igt_assert_eq_u64(addr_dword(&s), (uint32_t)s.obj[0].offset);
+	store_fini(&s);
+	close(fd);
+}
+
+/* upstream also updates the relocation's presumed_offset it patched */
+static void subtest_presumed_offset_written_back(void)
+{
+	int fd = drm_open_driver();
+	struct store s;
+
+	store_init(&s, fd);
+	store_prepare(&s, 0, 1, 0, 0x7ff00000);
+	igt_assert_ok(store_exec(&s, 0));
+	igt_assert_eq_u64(s.reloc.presumed_offset, s.obj[0].offset);
+	store_fini(&s);
+	close(fd);
+}
+
+/*
+ * A right presumed offset is trusted: the batch says offset + 0x40
+ * while the relocation says delta 0 and presumes the real offset.
+ * Left alone, the store lands at 0x40; patched, it would land at 0.
+ */
+static void right_presumed_test(uint64_t flags)
+{
+	int fd = drm_open_driver();
+	struct store s;
+	uint64_t offset;
+
+	store_init(&s, fd);
+	offset = store_settle(&s);
+	store_prepare(&s, 0, 0x5a5a5a5a, (uint32_t)offset + 0x40, offset);
+	igt_assert_ok(store_exec(&s, flags));
+	igt_assert_eq_u64(s.obj[0].offset, offset);
+	igt_assert_eq_u64(addr_dword(&s), (uint32_t)offset + 0x40);
+	igt_assert_eq_u64(read_dw(fd, s.target, 0x40), 0x5a5a5a5a);
+	igt_assert_eq_u64(read_dw(fd, s.target, 0), 0);
+	store_fini(&s);
+	close(fd);
+}
+
+static void subtest_right_presumed_left_alone(void)
+{
+	right_presumed_test(0);
+}
+
+/* NO_RELOC: the exec objects' offsets are right, nothing is relocated */
+static void subtest_no_reloc(void)
+{
+	int fd = drm_open_driver();
+	struct store s;
+	uint64_t target, batch;
+
+	store_init(&s, fd);
+	target = store_settle(&s);
+	batch = s.obj[1].offset;
+	store_prepare(&s, 0, 0x0abcdef0, (uint32_t)target + 0x80, target);
+	s.obj[1].offset = batch;
+	igt_assert_ok(store_exec(&s, I915_EXEC_NO_RELOC));
+	igt_assert_eq_u64(s.obj[0].offset, target);
+	igt_assert_eq_u64(s.obj[1].offset, batch);
+	igt_assert_eq_u64(addr_dword(&s), (uint32_t)target + 0x80);
+	igt_assert_eq_u64(read_dw(fd, s.target, 0x80), 0x0abcdef0);
+	store_fini(&s);
+	close(fd);
+}
+
+/* NO_RELOC with wrong offsets: the kernel still relocates what moved */
+static void subtest_no_reloc_wrong_offsets(void)
+{
+	int fd = drm_open_driver();
+	struct store s;
+
+	store_init(&s, fd);
+	store_prepare(&s, 0x20, 0x13572468, 0x7ff00020, 0x7ff00000);
+	s.obj[1].offset = 0x7fe00000;
+	igt_assert_ok(store_exec(&s, I915_EXEC_NO_RELOC));
+	igt_assert_eq_u64(addr_dword(&s), (uint32_t)s.obj[0].offset + 0x20);
+	igt_assert_eq_u64(read_dw(fd, s.target, 0x20), 0x13572468);
+	store_fini(&s);
+	close(fd);
+}
+
+/* HANDLE_LUT: target_handle is an index into the exec list */
+static void subtest_handle_lut(void)
+{
+	int fd = drm_open_driver();
+	struct store s;
+
+	store_init(&s, fd);
+	store_prepare(&s, 0x10, 0x1d1d1d1d, 0, ~0ull);
+	s.reloc.target_handle = 0;
+	igt_assert_ok(store_exec(&s, I915_EXEC_HANDLE_LUT));
+	igt_assert_eq_u64(read_dw(fd, s.target, 0x10), 0x1d1d1d1d);
+	igt_assert_eq_u64(addr_dword(&s), (uint32_t)s.obj[0].offset + 0x10);
+	store_fini(&s);
+	close(fd);
+}
+
+/* HANDLE_LUT and BATCH_FIRST together: the batch is index 0 */
+static void subtest_handle_lut_batch_first(void)
+{
+	int fd = drm_open_driver();
+	struct store s;
+	struct drm_i915_gem_exec_object2 swapped[2];
+
+	store_init(&s, fd);
+	store_prepare(&s, 0x30, 0x2e2e2e2e, 0, ~0ull);
+	s.reloc.target_handle = 1;
+	swapped[0] = s.obj[1];
+	swapped[1] = s.obj[0];
+	igt_assert_ok(exec_list(fd, swapped, 2, s.len,
+				I915_EXEC_HANDLE_LUT | I915_EXEC_BATCH_FIRST));
+	gem_sync(fd, s.batch);
+	igt_assert_eq_u64(read_dw(fd, s.target, 0x30), 0x2e2e2e2e);
+	store_fini(&s);
+	close(fd);
+}
+
+/*
+ * Relocations in an object that is not the batch: the kernel patches
+ * them there too (the object holds addresses, nothing executes it).
+ */
+static void subtest_reloc_in_data_object(void)
+{
+	int fd = drm_open_driver();
+	struct drm_i915_gem_relocation_entry r[3];
+	struct drm_i915_gem_exec_object2 obj[3];
+	const uint32_t bbe[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
+	uint32_t target = gem_create(fd, PAGE_SZ);
+	uint32_t data = gem_create(fd, 2 * PAGE_SZ);
+	uint32_t batch = gem_create(fd, PAGE_SZ);
+	int i;
+
+	gem_gen(fd);
+	gem_write(fd, batch, 0, bbe, sizeof(bbe));
+	memset(r, 0, sizeof(r));
+	for (i = 0; i < 3; i++) {
+		r[i].target_handle = target;
+		r[i].offset = i * 2052;	/* the last one in the second page */
+		r[i].delta = i * 0x100;
+		r[i].presumed_offset = ~0ull;
+		r[i].read_domains = I915_GEM_DOMAIN_SAMPLER;
+	}
+	memset(obj, 0, sizeof(obj));
+	obj[0].handle = target;
+	obj[1].handle = data;
+	obj[1].relocation_count = 3;
+	obj[1].relocs_ptr = to_user_pointer(r);
+	obj[2].handle = batch;
+	igt_assert_ok(exec_list(fd, obj, 3, 8, 0));
+	for (i = 0; i < 3; i++)
+		igt_assert_eq_u64(read_dw(fd, data, i * 2052),
+				  (uint32_t)obj[0].offset + i * 0x100);
+	igt_assert_eq_u64(read_dw(fd, data, 4), 0);
+	gem_close(fd, target);
+	gem_close(fd, data);
+	gem_close(fd, batch);
+	close(fd);
+}
+
+/* many relocations, many deltas, several targets, one batch */
+static void subtest_many_relocs(void)
+{
+	int fd = drm_open_driver();
+	struct batch *b = batch_new(fd);
+	struct bo t[4];
+	static uint32_t got[4][256];
+	uint32_t want[4][256];
+	unsigned int i, k;
+
+	for (k = 0; k < 4; k++) {
+		bo_init(&t[k], fd, PAGE_SZ);
+		t[k].offset = 0x7f000000 + k * PAGE_SZ;	/* all wrong */
+	}
+	for (i = 0; i < 200; i++) {
+		for (k = 0; k < 4; k++) {
+			want[k][i] = pattern_dw(k, i);
+			emit_store_dword(b, &t[k], 4 * i, want[k][i]);
+		}
+	}
+	igt_info("%u relocations in one batch", b->nreloc);
+	batch_submit(b);
+	for (k = 0; k < 4; k++) {
+		gem_read(fd, t[k].handle, 0, got[k], 200 * 4);
+		igt_assert_mem(got[k], want[k], 200 * 4, "target %u", k);
+		bo_fini(&t[k], fd);
+	}
+	batch_free(b);
+	close(fd);
+}
+
+/*
+ * GEM_INIT to a range above the object's old offset: it must move, and
+ * an exec presuming the old offset gets relocated there.
+ */
+static void subtest_relocate_after_gem_init(void)
+{
+	int fd = drm_open_driver();
+	uint64_t old, start, end;
+	struct store s;
+
+	store_init(&s, fd);
+	old = store_settle(&s);
+	start = ((old + 4 * PAGE_SZ) & ~((1ull << 20) - 1)) + (1 << 20);
+	if (start < (64ull << 20))
+		start = 64ull << 20;
+	end = start + (16 << 20);
+	igt_assert_lte_u64(end, gem_gtt_total(fd) - (1 << 20));
+	gem_narrow_gtt(fd, start, end);
+
+	store_prepare(&s, 0x44, 0x44444444, (uint32_t)old + 0x44, old);
+	igt_assert_ok(store_exec(&s, 0));
+	igt_info("target moved from %#llx to %#llx",
+		 (unsigned long long)old, (unsigned long long)s.obj[0].offset);
+	igt_assert_lte_u64(start, s.obj[0].offset);
+	igt_assert_lte_u64(s.obj[0].offset + 4 * PAGE_SZ, end);
+	igt_assert_eq_u64(addr_dword(&s), (uint32_t)s.obj[0].offset + 0x44);
+	igt_assert_eq_u64(read_dw(fd, s.target, 0x44), 0x44444444);
+	store_fini(&s);
+	gem_restore_gtt(fd);
+	close(fd);
+}
+
+/*
+ * Eviction: another object softpinned over the target's old place
+ * evicts it; the next exec presuming the old offset is relocated.
+ */
+static void subtest_relocate_after_eviction(void)
+{
+	int fd = drm_open_driver();
+	struct drm_i915_gem_exec_object2 obj[2];
+	const uint32_t bbe[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
+	uint32_t squatter = gem_create(fd, 4 * PAGE_SZ);
+	uint32_t bbe_batch = gem_create(fd, PAGE_SZ);
+	uint64_t old;
+	struct store s;
+
+	store_init(&s, fd);
+	old = store_settle(&s);
+	gem_write(fd, bbe_batch, 0, bbe, sizeof(bbe));
+	memset(obj, 0, sizeof(obj));
+	obj[0].handle = squatter;
+	obj[0].offset = old;
+	obj[0].flags = EXEC_OBJECT_PINNED;
+	obj[1].handle = bbe_batch;
+	igt_assert_ok(exec_list(fd, obj, 2, 8, 0));
+	igt_assert_eq_u64(obj[0].offset, old);
+	gem_sync(fd, bbe_batch);
+
+	store_prepare(&s, 0x48, 0x48484848, (uint32_t)old + 0x48, old);
+	igt_assert_ok(store_exec(&s, 0));
+	igt_info("target moved from %#llx to %#llx",
+		 (unsigned long long)old, (unsigned long long)s.obj[0].offset);
+	igt_assert_neq(s.obj[0].offset, old);
+	igt_assert_eq_u64(addr_dword(&s), (uint32_t)s.obj[0].offset + 0x48);
+	igt_assert_eq_u64(read_dw(fd, s.target, 0x48), 0x48484848);
+	igt_assert_eq_u64(read_dw(fd, squatter, 0x48), 0);
+	gem_close(fd, squatter);
+	gem_close(fd, bbe_batch);
+	store_fini(&s);
+	close(fd);
+}
+
+/* EXEC_OBJECT_PINNED: the object goes where asked, no relocation needed */
+static void subtest_softpin(void)
+{
+	int fd = drm_open_driver();
+	uint64_t start, end, want;
+	struct store s;
+
+	store_init(&s, fd);
+	gem_gtt_managed(fd, &start, &end);
+	want = ((start + end) / 2) & ~((1ull << 20) - 1);
+	store_prepare(&s, 0, 0x50f7a1, (uint32_t)want + 0x10, want);
+	s.obj[1].relocation_count = 0;
+	s.obj[0].flags = EXEC_OBJECT_PINNED;
+	igt_assert_ok(store_exec(&s, 0));
+	igt_assert_eq_u64(s.obj[0].offset, want);
+	igt_assert_eq_u64(read_dw(fd, s.target, 0x10), 0x50f7a1);
+	store_fini(&s);
+	close(fd);
+}
+
+/*
+ * Relocation writes wait for the GPU: a slow batch is still running
+ * when the same batch object is executed again with its address dword
+ * relocated to another target.  Patched too early, the running batch
+ * would store into the second target instead of the first.
+ */
+static void subtest_reloc_waits_for_busy_batch(void)
+{
+	int fd = drm_open_driver();
+	struct drm_i915_gem_relocation_entry reloc;
+	struct drm_i915_gem_exec_object2 obj[2];
+	uint32_t t1, t2, batch, cs[512], n = 0, addr_at, v1, v2;
+	int gen = gem_gen(fd);
+
+	sim_set_cmd_delay(1000);
+	t1 = gem_create(fd, PAGE_SZ);
+	t2 = gem_create(fd, PAGE_SZ);
+	batch = gem_create(fd, 4 * PAGE_SZ);
+	while (n < 400)
+		cs[n++] = MI_NOOP;
+	cs[n++] = gen >= 4 ? MI_STORE_DWORD_IMM_GEN4 | MI_MEM_VIRTUAL :
+			     MI_STORE_DWORD_IMM_GEN3 | MI_MEM_VIRTUAL;
+	if (gen >= 4)
+		cs[n++] = 0;
+	addr_at = 4 * n;
+	cs[n++] = 0;
+	cs[n++] = 0x5100;
+	cs[n++] = MI_BATCH_BUFFER_END;
+	if (n & 1)
+		cs[n++] = MI_NOOP;
+	gem_write(fd, batch, 0, cs, 4 * n);
+
+	memset(&reloc, 0, sizeof(reloc));
+	reloc.target_handle = t1;
+	reloc.offset = addr_at;
+	reloc.presumed_offset = ~0ull;
+	reloc.read_domains = INSTR;
+	reloc.write_domain = INSTR;
+	memset(obj, 0, sizeof(obj));
+	obj[0].handle = t1;
+	obj[1].handle = batch;
+	obj[1].relocation_count = 1;
+	obj[1].relocs_ptr = to_user_pointer(&reloc);
+	igt_assert_ok(exec_list(fd, obj, 2, 4 * n, 0));
+	igt_assert_neq(gem_busy(fd, batch), 0);
+
+	/* again, now storing into t2: the kernel must wait to patch */
+	reloc.target_handle = t2;
+	reloc.presumed_offset = ~0ull;
+	obj[0].handle = t2;
+	obj[0].offset = 0;
+	igt_assert_ok(exec_list(fd, obj, 2, 4 * n, 0));
+	gem_sync(fd, batch);
+	v1 = read_dw(fd, t1, 0);
+	v2 = read_dw(fd, t2, 0);
+	igt_info("first target %#x, second %#x", v1, v2);
+	igt_assert_eq_u64(v1, 0x5100);
+	igt_assert_eq_u64(v2, 0x5100);
+	gem_close(fd, t1);
+	gem_close(fd, t2);
+	gem_close(fd, batch);
+	close(fd);
+}
+
+/*
+ * A relocation in an object the GPU is still reading: a slow batch
+ * copies it with the blitter while the next exec asks the kernel to
+ * patch one of its dwords.  The copy must show the old dword.
+ */
+static void subtest_reloc_waits_for_busy_reader(void)
+{
+	const uint32_t bbe[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
+	int fd = drm_open_driver();
+	struct batch *b = batch_new(fd);
+	struct drm_i915_gem_relocation_entry reloc;
+	struct drm_i915_gem_exec_object2 obj[3];
+	uint32_t want[1024], got[1024];
+	struct bo data, copy, target;
+	struct surf sd, sc;
+	unsigned int i;
+
+	sim_set_cmd_delay(1000);
+	bo_init(&data, fd, PAGE_SZ);
+	bo_init(&copy, fd, PAGE_SZ);
+	bo_init(&target, fd, PAGE_SZ);
+	igt_fill_pattern(want, sizeof(want), 8);
+	gem_write(fd, data.handle, 0, want, sizeof(want));
+	sd = (struct surf){ &data, 1024, 4, 256, 4 };
+	sc = (struct surf){ &copy, 1024, 4, 256, 4 };
+	for (i = 0; i < 300; i++)
+		batch_emit(b, MI_NOOP);
+	emit_xy_copy(b, &sc, 0, 0, &sd, 0, 0, 256, 4);
+	batch_submit(b);
+	igt_assert_neq(gem_busy(fd, data.handle), 0);
+
+	memset(&reloc, 0, sizeof(reloc));
+	reloc.target_handle = target.handle;
+	reloc.offset = 400;
+	reloc.presumed_offset = ~0ull;
+	reloc.read_domains = I915_GEM_DOMAIN_SAMPLER;
+	memset(obj, 0, sizeof(obj));
+	obj[0].handle = target.handle;
+	obj[1].handle = data.handle;
+	obj[1].relocation_count = 1;
+	obj[1].relocs_ptr = to_user_pointer(&reloc);
+	obj[2].handle = gem_create(fd, PAGE_SZ);
+	gem_write(fd, obj[2].handle, 0, bbe, sizeof(bbe));
+	igt_assert_ok(exec_list(fd, obj, 3, 8, 0));
+	gem_sync(fd, obj[2].handle);
+
+	gem_read(fd, copy.handle, 0, got, sizeof(got));
+	igt_assert_mem(got, want, sizeof(got), "the blitter's copy");
+	want[100] = (uint32_t)obj[0].offset;
+	gem_read(fd, data.handle, 0, got, sizeof(got));
+	igt_assert_mem(got, want, sizeof(got), "the patched object");
+
+	gem_close(fd, obj[2].handle);
+	bo_fini(&data, fd);
+	bo_fini(&copy, fd);
+	bo_fini(&target, fd);
+	batch_free(b);
+	close(fd);
+}
+
+static const struct igt_subtest tests[] = {
+	SUBTEST(wrong_presumed_patched),
+	SUBTEST(offsets_written_back),
+	SUBTEST(presumed_offset_written_back),
+	SUBTEST(right_presumed_left_alone),
+	SUBTEST(no_reloc),
+	SUBTEST(no_reloc_wrong_offsets),
+	SUBTEST(handle_lut),
+	SUBTEST(handle_lut_batch_first),
+	SUBTEST(reloc_in_data_object),
+	SUBTEST(many_relocs),
+	SUBTEST(relocate_after_gem_init),
+	SUBTEST(relocate_after_eviction),
+	SUBTEST(softpin),
+	SUBTEST(reloc_waits_for_busy_batch),
+	SUBTEST(reloc_waits_for_busy_reader),
+};
+
+igt_main(tests)

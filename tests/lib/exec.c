@@ -1,0 +1,829 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Execution helpers: execbuffer and friends, a batch builder, the blits
+ * and their CPU reference, and the software model's knobs.
+ */
+#include <ctype.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <unistd.h>
+
+#include "exec.h"
+
+/* ------------------------------------------------------------------ */
+/* the device */
+
+/* the number after "@key: " in i915_capabilities, or -1 */
+static long long capability(int fd, const char *key)
+{
+	char buf[4096], *p;
+	size_t klen = strlen(key);
+	int ret;
+
+	ret = igt_debugfs_read(fd, "i915_capabilities", buf, sizeof(buf));
+	igt_assert_f(ret > 0, "reading i915_capabilities: %s",
+		     igt_errname(ret));
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, key, klen) && p[klen] == ':')
+			return strtoll(p + klen + 1, NULL, 0);
+	}
+	return -1;
+}
+
+int gem_gen(int fd)
+{
+	long long gen = capability(fd, "gen");
+
+	if (gen != 3 && gen != 4)
+		igt_skip("not a Gen3/Gen4 GPU (gen %lld)", gen);
+	return gen;
+}
+
+uint64_t gem_gtt_total(int fd)
+{
+	long long total = capability(fd, "gtt_total");
+
+	igt_assert_f(total > 0, "no gtt_total in i915_capabilities");
+	return total;
+}
+
+static void read_gtt(int fd, char *buf, size_t len)
+{
+	int ret = igt_debugfs_read(fd, "i915_gtt", buf, len);
+
+	igt_assert_f(ret > 0, "reading i915_gtt: %s", igt_errname(ret));
+}
+
+void gem_gtt_managed(int fd, uint64_t *start, uint64_t *end)
+{
+	static char buf[1 << 16];
+	unsigned long long s, e;
+	char *p;
+
+	read_gtt(fd, buf, sizeof(buf));
+	p = strstr(buf, "managed:");
+	igt_assert_f(p && sscanf(p, "managed: %llx-%llx", &s, &e) == 2,
+		     "no \"managed: start-end\" in i915_gtt");
+	*start = s;
+	*end = e;
+}
+
+uint64_t gem_gtt_used(int fd)
+{
+	static char buf[1 << 20];
+	unsigned long long used;
+	char *p;
+
+	read_gtt(fd, buf, sizeof(buf));
+	p = strstr(buf, "total:");
+	igt_assert_f(p, "no drm_mm summary (\"total: ..\") in i915_gtt");
+	p = strstr(p, "used");
+	igt_assert_f(p && sscanf(p, "used %llu", &used) == 1,
+		     "no \"used N\" in i915_gtt");
+	return used;
+}
+
+/* ------------------------------------------------------------------ */
+/* execbuffer */
+
+int __gem_execbuf(int fd, struct drm_i915_gem_execbuffer2 *eb)
+{
+	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2, eb);
+}
+
+void gem_execbuf(int fd, struct drm_i915_gem_execbuffer2 *eb)
+{
+	igt_assert_ok(__gem_execbuf(fd, eb));
+}
+
+int __gem_execbuf_wr(int fd, struct drm_i915_gem_execbuffer2 *eb)
+{
+	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, eb);
+}
+
+int __gem_execbuf_v1(int fd, struct drm_i915_gem_execbuffer *eb)
+{
+	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_EXECBUFFER, eb);
+}
+
+/* ------------------------------------------------------------------ */
+/* waiting */
+
+int __gem_busy(int fd, uint32_t handle, uint32_t *busy)
+{
+	struct drm_i915_gem_busy b = { .handle = handle, .busy = 0xdeadbeef };
+	int ret = igt_ioctl(fd, DRM_IOCTL_I915_GEM_BUSY, &b);
+
+	if (!ret)
+		*busy = b.busy;
+	return ret;
+}
+
+uint32_t gem_busy(int fd, uint32_t handle)
+{
+	uint32_t busy = 0;
+
+	igt_assert_ok(__gem_busy(fd, handle, &busy));
+	return busy;
+}
+
+int __gem_wait(int fd, uint32_t handle, int64_t *timeout_ns)
+{
+	struct drm_i915_gem_wait w = {
+		.bo_handle = handle,
+		.timeout_ns = *timeout_ns,
+	};
+	int ret = igt_ioctl(fd, DRM_IOCTL_I915_GEM_WAIT, &w);
+
+	*timeout_ns = w.timeout_ns;
+	return ret;
+}
+
+void gem_sync(int fd, uint32_t handle)
+{
+	int64_t forever = -1;
+
+	igt_assert_ok(__gem_wait(fd, handle, &forever));
+}
+
+int __gem_throttle(int fd)
+{
+	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_THROTTLE, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* root / master only */
+
+int __gem_pin(int fd, uint32_t handle, uint64_t alignment, uint64_t *offset)
+{
+	struct drm_i915_gem_pin p = {
+		.handle = handle,
+		.alignment = alignment,
+		.offset = ~0ull,
+	};
+	int ret = igt_ioctl(fd, DRM_IOCTL_I915_GEM_PIN, &p);
+
+	if (!ret && offset)
+		*offset = p.offset;
+	return ret;
+}
+
+uint64_t gem_pin(int fd, uint32_t handle, uint64_t alignment)
+{
+	uint64_t offset = ~0ull;
+
+	igt_assert_ok(__gem_pin(fd, handle, alignment, &offset));
+	return offset;
+}
+
+int __gem_unpin(int fd, uint32_t handle)
+{
+	struct drm_i915_gem_unpin u = { .handle = handle };
+
+	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_UNPIN, &u);
+}
+
+void gem_unpin(int fd, uint32_t handle)
+{
+	igt_assert_ok(__gem_unpin(fd, handle));
+}
+
+int __gem_init(int fd, uint64_t start, uint64_t end)
+{
+	struct drm_i915_gem_init i = { .gtt_start = start, .gtt_end = end };
+
+	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_INIT, &i);
+}
+
+int __gem_entervt(int fd)
+{
+	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_ENTERVT, NULL);
+}
+
+int __gem_leavevt(int fd)
+{
+	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_LEAVEVT, NULL);
+}
+
+static uint64_t restore_total;
+
+static int restore_gtt(void)
+{
+	int fd = __drm_open_driver(false), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = __gem_init(fd, 0, restore_total);
+	close(fd);
+	return ret;
+}
+
+static void restore_gtt_at_exit(void)
+{
+	int fd;
+
+	if (!restore_total || !restore_gtt())
+		return;
+	/*
+	 * A failed subtest may still hold pinned objects (GEM_INIT says
+	 * EBUSY) or the master: the process is ending, so let go of every
+	 * file descriptor and try again.
+	 */
+	for (fd = 3; fd < 1024; fd++)
+		close(fd);
+	if (restore_gtt())
+		fprintf(stderr, "  could not give GEM the whole GTT back\n");
+}
+
+void gem_restore_gtt(int fd)
+{
+	igt_assert_ok(__gem_init(fd, 0, gem_gtt_total(fd)));
+}
+
+void gem_narrow_gtt(int fd, uint64_t start, uint64_t end)
+{
+	if (!restore_total) {
+		restore_total = gem_gtt_total(fd);
+		atexit(restore_gtt_at_exit);
+	}
+	igt_assert_ok(__gem_init(fd, start, end));
+}
+
+/* ------------------------------------------------------------------ */
+/* objects and batches */
+
+uint32_t br13_depth(int cpp)
+{
+	switch (cpp) {
+	case 1:
+		return BR13_DEPTH_8;
+	case 2:
+		return BR13_DEPTH_565;
+	case 4:
+		return BR13_DEPTH_32;
+	}
+	igt_fail("no blitter depth for %d bytes per pixel", cpp);
+}
+
+void bo_init(struct bo *bo, int fd, uint64_t size)
+{
+	bo->handle = gem_create(fd, size);
+	bo->size = (size + PAGE_SZ - 1) & ~(PAGE_SZ - 1);
+	bo->offset = 0;
+}
+
+void bo_fini(struct bo *bo, int fd)
+{
+	gem_close(fd, bo->handle);
+	bo->handle = 0;
+}
+
+struct batch *batch_new(int fd)
+{
+	struct batch *b = calloc(1, sizeof(*b));
+
+	igt_assert(b);
+	b->fd = fd;
+	b->gen = gem_gen(fd);
+	bo_init(&b->bo, fd, sizeof(b->dw));
+	return b;
+}
+
+void batch_free(struct batch *b)
+{
+	bo_fini(&b->bo, b->fd);
+	free(b);
+}
+
+uint32_t batch_offset(const struct batch *b)
+{
+	return b->len * 4;
+}
+
+void batch_emit(struct batch *b, uint32_t dw)
+{
+	igt_assert_f(b->len < BATCH_MAX_DW, "batch full");
+	b->dw[b->len++] = dw;
+}
+
+void batch_add(struct batch *b, struct bo *target)
+{
+	unsigned int i;
+
+	if (target == &b->bo)
+		return;
+	for (i = 0; i < b->nobj; i++)
+		if (b->obj[i] == target)
+			return;
+	igt_assert_f(b->nobj < BATCH_MAX_OBJS, "too many objects");
+	b->obj[b->nobj++] = target;
+}
+
+void batch_reloc(struct batch *b, struct bo *target, uint32_t delta,
+		 uint32_t read_domains, uint32_t write_domain)
+{
+	struct drm_i915_gem_relocation_entry *r;
+
+	igt_assert_f(b->nreloc < BATCH_MAX_RELOCS, "too many relocations");
+	batch_add(b, target);
+	r = &b->reloc[b->nreloc++];
+	r->target_handle = target->handle;
+	r->delta = delta;
+	r->offset = batch_offset(b);
+	r->presumed_offset = target->offset;
+	r->read_domains = read_domains;
+	r->write_domain = write_domain;
+	batch_emit(b, (uint32_t)(target->offset + delta));
+}
+
+void batch_end(struct batch *b)
+{
+	batch_emit(b, MI_BATCH_BUFFER_END);
+	if (b->len & 1)
+		batch_emit(b, MI_NOOP);
+}
+
+static void batch_reset(struct batch *b)
+{
+	b->len = 0;
+	b->nreloc = 0;
+	b->nobj = 0;
+}
+
+int __batch_submit(struct batch *b, uint64_t flags)
+{
+	struct drm_i915_gem_execbuffer2 eb = { 0 };
+	unsigned int i, n = b->nobj;
+	int ret;
+
+	batch_end(b);
+	gem_write(b->fd, b->bo.handle, 0, b->dw, batch_offset(b));
+
+	memset(b->exec, 0, sizeof(b->exec));
+	for (i = 0; i < n; i++) {
+		b->exec[i].handle = b->obj[i]->handle;
+		b->exec[i].offset = b->obj[i]->offset;
+	}
+	b->exec[n].handle = b->bo.handle;
+	b->exec[n].offset = b->bo.offset;
+	b->exec[n].relocation_count = b->nreloc;
+	b->exec[n].relocs_ptr = to_user_pointer(b->reloc);
+
+	eb.buffers_ptr = to_user_pointer(b->exec);
+	eb.buffer_count = n + 1;
+	eb.batch_len = batch_offset(b);
+	eb.flags = flags;
+	ret = __gem_execbuf(b->fd, &eb);
+	if (!ret) {
+		for (i = 0; i < n; i++)
+			b->obj[i]->offset = b->exec[i].offset;
+		b->bo.offset = b->exec[n].offset;
+	}
+	batch_reset(b);
+	return ret;
+}
+
+int __batch_submit_v1(struct batch *b, const struct drm_clip_rect *rects,
+		      unsigned int nrects, uint32_t dr1, uint32_t dr4)
+{
+	struct drm_i915_gem_exec_object exec[BATCH_MAX_OBJS + 1];
+	struct drm_i915_gem_execbuffer eb = { 0 };
+	unsigned int i, n = b->nobj;
+	int ret;
+
+	batch_end(b);
+	gem_write(b->fd, b->bo.handle, 0, b->dw, batch_offset(b));
+
+	memset(exec, 0, sizeof(exec));
+	for (i = 0; i < n; i++) {
+		exec[i].handle = b->obj[i]->handle;
+		exec[i].offset = b->obj[i]->offset;
+	}
+	exec[n].handle = b->bo.handle;
+	exec[n].offset = b->bo.offset;
+	exec[n].relocation_count = b->nreloc;
+	exec[n].relocs_ptr = to_user_pointer(b->reloc);
+
+	eb.buffers_ptr = to_user_pointer(exec);
+	eb.buffer_count = n + 1;
+	eb.batch_len = batch_offset(b);
+	eb.DR1 = dr1;
+	eb.DR4 = dr4;
+	eb.num_cliprects = nrects;
+	eb.cliprects_ptr = to_user_pointer(rects);
+	ret = __gem_execbuf_v1(b->fd, &eb);
+	if (!ret) {
+		for (i = 0; i < n; i++)
+			b->obj[i]->offset = exec[i].offset;
+		b->bo.offset = exec[n].offset;
+	}
+	batch_reset(b);
+	return ret;
+}
+
+void batch_submit(struct batch *b)
+{
+	igt_assert_ok(__batch_submit(b, 0));
+}
+
+void batch_submit_sync(struct batch *b)
+{
+	batch_submit(b);
+	gem_sync(b->fd, b->bo.handle);
+}
+
+/* ------------------------------------------------------------------ */
+/* commands */
+
+void emit_store_dword(struct batch *b, struct bo *target, uint32_t offset,
+		      uint32_t value)
+{
+	const uint32_t dom = I915_GEM_DOMAIN_INSTRUCTION;
+
+	if (b->gen >= 4) {
+		batch_emit(b, MI_STORE_DWORD_IMM_GEN4 | MI_MEM_VIRTUAL);
+		batch_emit(b, 0);
+	} else {
+		batch_emit(b, MI_STORE_DWORD_IMM_GEN3 | MI_MEM_VIRTUAL);
+	}
+	batch_reloc(b, target, offset, dom, dom);
+	batch_emit(b, value);
+}
+
+static uint32_t blt_write_bits(int cpp)
+{
+	return cpp == 4 ? BLT_WRITE_ARGB : 0;
+}
+
+static uint32_t xy(int x, int y)
+{
+	return (uint32_t)y << 16 | (uint16_t)x;
+}
+
+void emit_xy_fill(struct batch *b, const struct surf *dst, int x, int y,
+		  int w, int h, uint32_t color)
+{
+	const uint32_t dom = I915_GEM_DOMAIN_RENDER;
+
+	batch_emit(b, XY_COLOR_BLT | blt_write_bits(dst->cpp));
+	batch_emit(b, BR13_ROP(ROP_PATCOPY) | br13_depth(dst->cpp) |
+		      dst->pitch);
+	batch_emit(b, xy(x, y));
+	batch_emit(b, xy(x + w, y + h));
+	batch_reloc(b, dst->bo, 0, dom, dom);
+	batch_emit(b, color);
+}
+
+void emit_xy_copy(struct batch *b, const struct surf *dst, int dx, int dy,
+		  const struct surf *src, int sx, int sy, int w, int h)
+{
+	const uint32_t dom = I915_GEM_DOMAIN_RENDER;
+
+	igt_assert_eq(dst->cpp, src->cpp);
+	batch_emit(b, XY_SRC_COPY_BLT | blt_write_bits(dst->cpp));
+	batch_emit(b, BR13_ROP(ROP_SRCCOPY) | br13_depth(dst->cpp) |
+		      dst->pitch);
+	batch_emit(b, xy(dx, dy));
+	batch_emit(b, xy(dx + w, dy + h));
+	batch_reloc(b, dst->bo, 0, dom, dom);
+	batch_emit(b, xy(sx, sy));
+	batch_emit(b, src->pitch);
+	batch_reloc(b, src->bo, 0, dom, 0);
+}
+
+void emit_color_blt(struct batch *b, const struct surf *dst, int x, int y,
+		    int w, int h, uint32_t color)
+{
+	const uint32_t dom = I915_GEM_DOMAIN_RENDER;
+
+	batch_emit(b, COLOR_BLT | blt_write_bits(dst->cpp));
+	batch_emit(b, BR13_ROP(ROP_PATCOPY) | br13_depth(dst->cpp) |
+		      dst->pitch);
+	batch_emit(b, (uint32_t)h << 16 | (uint32_t)(w * dst->cpp));
+	batch_reloc(b, dst->bo, y * dst->pitch + x * dst->cpp, dom, dom);
+	batch_emit(b, color);
+}
+
+void emit_src_copy_blt(struct batch *b, const struct surf *dst, int dx,
+		       int dy, const struct surf *src, int sx, int sy, int w,
+		       int h)
+{
+	const uint32_t dom = I915_GEM_DOMAIN_RENDER;
+
+	igt_assert_eq(dst->cpp, src->cpp);
+	batch_emit(b, SRC_COPY_BLT | blt_write_bits(dst->cpp));
+	batch_emit(b, BR13_ROP(ROP_SRCCOPY) | br13_depth(dst->cpp) |
+		      dst->pitch);
+	batch_emit(b, (uint32_t)h << 16 | (uint32_t)(w * dst->cpp));
+	batch_reloc(b, dst->bo, dy * dst->pitch + dx * dst->cpp, dom, dom);
+	batch_emit(b, src->pitch);
+	batch_reloc(b, src->bo, sy * src->pitch + sx * src->cpp, dom, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* the CPU reference */
+
+void ref_init(struct ref *r, const struct surf *s, uint64_t size)
+{
+	igt_assert_lte_u64((uint64_t)s->pitch * s->height, size);
+	r->pitch = s->pitch;
+	r->cpp = s->cpp;
+	r->width = s->width;
+	r->height = s->height;
+	r->size = size;
+	r->px = calloc(1, size);
+	igt_assert(r->px);
+}
+
+void ref_fini(struct ref *r)
+{
+	free(r->px);
+	r->px = NULL;
+}
+
+static void put_pixel(const struct ref *r, uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, r->cpp);	/* little endian: the low bytes */
+}
+
+void ref_fill(struct ref *r, int x, int y, int w, int h, uint32_t color)
+{
+	int i, j;
+
+	for (j = y; j < y + h; j++)
+		for (i = x; i < x + w; i++)
+			put_pixel(r, r->px + (size_t)j * r->pitch +
+				  (size_t)i * r->cpp, color);
+}
+
+void ref_copy(struct ref *dst, int dx, int dy, const struct ref *src,
+	      int sx, int sy, int w, int h)
+{
+	int j;
+
+	igt_assert_eq(dst->cpp, src->cpp);
+	for (j = 0; j < h; j++)
+		memmove(dst->px + (size_t)(dy + j) * dst->pitch +
+			(size_t)dx * dst->cpp,
+			src->px + (size_t)(sy + j) * src->pitch +
+			(size_t)sx * src->cpp, (size_t)w * dst->cpp);
+}
+
+uint32_t ref_pixel(const struct ref *r, const uint8_t *buf, int x, int y)
+{
+	uint32_t v = 0;
+
+	memcpy(&v, buf + (size_t)y * r->pitch + (size_t)x * r->cpp, r->cpp);
+	return v;
+}
+
+static void vcheck_pixels(const char *file, int line, const uint8_t *buf,
+			  const struct ref *r, const char *fmt, va_list ap)
+{
+	size_t i, first, bad = 0;
+	char what[256];
+
+	if (!memcmp(buf, r->px, r->size))
+		return;
+	for (i = 0, first = r->size; i < r->size; i++) {
+		if (buf[i] != r->px[i]) {
+			if (first == r->size)
+				first = i;
+			bad++;
+		}
+	}
+	vsnprintf(what, sizeof(what), fmt, ap);
+	if (first < (size_t)r->pitch * r->height &&
+	    first % r->pitch < (size_t)r->width * r->cpp) {
+		int y = first / r->pitch, x = first % r->pitch / r->cpp;
+
+		igt_fail_at(file, line,
+			    "%s: %zu bytes differ; first pixel (%d, %d) is 0x%0*x, expected 0x%0*x",
+			    what, bad, x, y, 2 * r->cpp,
+			    ref_pixel(r, buf, x, y), 2 * r->cpp,
+			    ref_pixel(r, r->px, x, y));
+	}
+	igt_fail_at(file, line,
+		    "%s: %zu bytes differ; first at byte %zu (outside the pixels, pitch %u): 0x%02x, expected 0x%02x",
+		    what, bad, first, r->pitch, buf[first], r->px[first]);
+}
+
+void check_pixels_at(const char *file, int line, const uint8_t *buf,
+		     const struct ref *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vcheck_pixels(file, line, buf, r, fmt, ap);
+	va_end(ap);
+}
+
+void check_surface_at(const char *file, int line, int fd, uint32_t handle,
+		      const struct ref *r, const char *fmt, ...)
+{
+	uint8_t *buf = malloc(r->size);
+	va_list ap;
+
+	igt_assert(buf);
+	gem_read(fd, handle, 0, buf, r->size);
+	va_start(ap, fmt);
+	vcheck_pixels(file, line, buf, r, fmt, ap);
+	va_end(ap);
+	free(buf);
+}
+
+/* ------------------------------------------------------------------ */
+/* the software model */
+
+#define SIM_DELAY_PARAM "/sys/module/i915/parameters/sim_cmd_delay_us"
+#define SIM_DEBUGFS "/sys/kernel/debug/i915_sim"
+
+static long saved_delay = -1;
+
+static long read_param(const char *path)
+{
+	char buf[64] = "";
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 0);
+}
+
+static int write_param(const char *path, long value)
+{
+	char buf[32];
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	snprintf(buf, sizeof(buf), "%ld", value);
+	n = write(fd, buf, strlen(buf));
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	return n;
+}
+
+bool sim_has_cmd_delay(void)
+{
+	return access(SIM_DELAY_PARAM, W_OK) == 0;
+}
+
+static void restore_delay(void)
+{
+	if (saved_delay >= 0)
+		write_param(SIM_DELAY_PARAM, saved_delay);
+}
+
+void sim_set_cmd_delay(unsigned int us)
+{
+	if (!sim_has_cmd_delay())
+		igt_skip("the model has no %s", SIM_DELAY_PARAM);
+	if (saved_delay < 0) {
+		saved_delay = read_param(SIM_DELAY_PARAM);
+		igt_assert(saved_delay >= 0);
+		atexit(restore_delay);
+	}
+	igt_assert_ok(write_param(SIM_DELAY_PARAM, us));
+}
+
+#define HANGCHECK_PARAM "/sys/module/i915/parameters/hangcheck_ms"
+
+static long saved_hangcheck = -1;
+
+static void restore_hangcheck(void)
+{
+	if (saved_hangcheck >= 0)
+		write_param(HANGCHECK_PARAM, saved_hangcheck);
+}
+
+void gem_set_hangcheck_ms(unsigned int ms)
+{
+	if (access(HANGCHECK_PARAM, W_OK))
+		igt_skip("no writable %s", HANGCHECK_PARAM);
+	if (saved_hangcheck < 0) {
+		saved_hangcheck = read_param(HANGCHECK_PARAM);
+		igt_assert(saved_hangcheck >= 0);
+		atexit(restore_hangcheck);
+	}
+	igt_assert_ok(write_param(HANGCHECK_PARAM, ms));
+}
+
+bool gem_is_wedged(int fd)
+{
+	const uint32_t bbe[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
+	struct drm_i915_gem_exec_object2 obj = {
+		.handle = gem_create(fd, PAGE_SZ),
+	};
+	struct drm_i915_gem_execbuffer2 eb = {
+		.buffers_ptr = to_user_pointer(&obj),
+		.buffer_count = 1,
+		.batch_len = sizeof(bbe),
+	};
+	int ret;
+
+	gem_write(fd, obj.handle, 0, bbe, sizeof(bbe));
+	ret = __gem_execbuf(fd, &eb);
+	if (!ret) {
+		int64_t timeout = 10ll * 1000 * 1000 * 1000;
+
+		ret = __gem_wait(fd, obj.handle, &timeout);
+	}
+	gem_close(fd, obj.handle);
+	igt_assert_f(ret == 0 || ret == -EIO, "an empty batch: %s",
+		     igt_errname(ret));
+	return ret == -EIO;
+}
+
+long long sim_reg(const char *name)
+{
+	FILE *f = fopen(SIM_DEBUGFS "/regs", "r");
+	char line[256], rname[64];
+	unsigned long off, val;
+	long long found = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx %lx %63s", &off, &val, rname) == 3 &&
+		    !strcmp(rname, name))
+			found = val;
+	}
+	fclose(f);
+	return found;
+}
+
+long long sim_cs_value(const char *key)
+{
+	FILE *f = fopen(SIM_DEBUGFS "/cs", "r");
+	size_t klen = strlen(key);
+	long long found = -ENOENT;
+	char line[256];
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			found = strtoll(line + klen + 1, NULL, 0);
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int sim_drawrects(struct drawrect *r, int max)
+{
+	FILE *f = fopen(SIM_DEBUGFS "/drawrects", "r");
+	unsigned long long total = 0;
+	char line[256];
+	int n = 0;
+
+	if (!f)
+		return -errno;
+	igt_assert_f(fgets(line, sizeof(line), f) &&
+		     sscanf(line, "total %llu", &total) == 1,
+		     "i915_sim/drawrects: no \"total N\" first");
+	while (n < max && fgets(line, sizeof(line), f)) {
+		struct drawrect *d = &r[n];
+		unsigned int dr1;
+
+		if (sscanf(line, "dr1=%x %d %d %d %d %d %d", &dr1, &d->xmin,
+			   &d->ymin, &d->xmax, &d->ymax, &d->xorg,
+			   &d->yorg) == 7) {
+			d->dr1 = dr1;
+			d->has_dr1 = true;
+		} else {
+			igt_assert_f(sscanf(line, "%d %d %d %d %d %d",
+					    &d->xmin, &d->ymin, &d->xmax,
+					    &d->ymax, &d->xorg,
+					    &d->yorg) == 6,
+				     "i915_sim/drawrects: \"%s\"", line);
+			d->dr1 = 0;
+			d->has_dr1 = false;
+		}
+		n++;
+	}
+	fclose(f);
+	return total;
+}
+
+int sim_drawrects_clear(void)
+{
+	int fd = open(SIM_DEBUGFS "/drawrects", O_WRONLY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "0\n", 2) != 2)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
