@@ -25,6 +25,8 @@
 #define I915_RING_SIZE		SZ_32K
 /* The tail must always stay this far behind the head. */
 #define I915_RING_GUARD		8
+/* Polls (50-100 us each) for the head to pass an idle ring's last dwords. */
+#define I915_RING_IDLE_POLLS	200
 /* How long the ring-valid bit may take to stick after the CTL write. */
 #define I915_RING_START_US	5000
 
@@ -280,34 +282,54 @@ static u32 ring_hw_head(struct i915_device *i915)
 	return i915_read(&i915->hw, I915_RING_HEAD) & I915_HEAD_ADDR;
 }
 
-/* Wait for the oldest request whose completion leaves @bytes free. */
-static int ring_wait_for_space(struct i915_device *i915, u32 bytes)
+/* The oldest request the GPU has not finished, with a reference, or NULL. */
+static struct i915_request *ring_oldest_pending(struct i915_ring *ring)
 {
-	struct i915_ring *ring = &i915->ring;
-	struct i915_request *rq, *target = NULL;
+	struct i915_request *rq, *found = NULL;
 	unsigned long flags;
-	long ret;
-
-	if (ring_space(ring, ring_hw_head(i915)) >= bytes)
-		return 0;
 
 	spin_lock_irqsave(&ring->fence_lock, flags);
 	list_for_each_entry(rq, &ring->requests, link) {
-		if (ring_space(ring, rq->tail) >= bytes) {
-			target = rq;
+		if (!dma_fence_is_signaled_locked(&rq->fence)) {
+			found = rq;
 			dma_fence_get(&rq->fence);
 			break;
 		}
 	}
 	spin_unlock_irqrestore(&ring->fence_lock, flags);
-	if (!target)
-		return -ENOSPC;
+	return found;
+}
 
-	ret = dma_fence_wait(&target->fence, true);
-	if (!ret)
-		ret = target->fence.error;
-	dma_fence_put(&target->fence);
-	return ret;
+/*
+ * Wait until @bytes are free ahead of the tail.  Free space is always
+ * measured from the hardware's head: the tails of requests that completed
+ * but are not retired yet may be a whole lap old.  While space is short,
+ * wait for the oldest request still running; with none running, the head
+ * is only a few dwords behind the last breadcrumb and soon catches up.
+ */
+static int ring_wait_for_space(struct i915_device *i915, u32 bytes)
+{
+	struct i915_ring *ring = &i915->ring;
+	unsigned int polls = 0;
+	struct i915_request *rq;
+	long ret;
+
+	while (ring_space(ring, ring_hw_head(i915)) < bytes) {
+		rq = ring_oldest_pending(ring);
+		if (!rq) {
+			if (++polls > I915_RING_IDLE_POLLS)
+				return -ENOSPC;
+			usleep_range(50, 100);
+			continue;
+		}
+		ret = dma_fence_wait(&rq->fence, true);
+		if (!ret)
+			ret = rq->fence.error;
+		dma_fence_put(&rq->fence);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /**
