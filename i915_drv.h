@@ -477,6 +477,7 @@ void i915_request_wedge(struct i915_device *i915);
 int i915_request_unwedge(struct i915_device *i915);
 bool i915_request_idle(struct i915_device *i915);
 int i915_request_wait_idle(struct i915_device *i915);
+void i915_request_retire(struct i915_device *i915);
 void i915_request_file_close(struct i915_file *fpriv);
 void i915_request_print(struct i915_device *i915, struct drm_printer *p);
 

@@ -436,14 +436,17 @@ u64 i915_gem_drop_caches_supported(void)
  * @i915: the device
  * @mask: DROP_* bits, as igt writes them; unknown bits are ignored
  *
- * BOUND and SHRINK_ALL unbind every object that is not pinned, which
- * gives their pages back to shmfs.  UNBOUND has nothing to do: unbound
- * objects hold no pages.  RCU waits for RCU callbacks.  FREED has nothing
- * to do: objects are freed as soon as their last reference goes.
- * RETIRE, ACTIVE, IDLE and the RESET bits concern GPU requests; this
- * function is the place for them once execution exists.
+ * In upstream's order: ACTIVE and IDLE wait until the GPU has finished
+ * every request (a hung GPU's requests have finished with -EIO, which
+ * counts as idle here); RETIRE, FREED and RESET_SEQNO then retire what
+ * has completed, which drops the requests' object references (objects
+ * are freed with their last reference).  BOUND and SHRINK_ALL unbind
+ * every object that is not pinned, which gives their pages back to
+ * shmfs.  UNBOUND has nothing to do: unbound objects hold no pages.  RCU
+ * waits for RCU callbacks.  RESET_ACTIVE does nothing: there is no GPU
+ * reset (a hung GPU is already wedged).
  *
- * Return: 0, or -ERESTARTSYS if a signal interrupted the unbinding.
+ * Return: 0, or -EINTR/-ERESTARTSYS if a signal interrupted a wait.
  */
 int i915_gem_drop_caches(struct i915_device *i915, u64 mask)
 {
@@ -452,6 +455,14 @@ int i915_gem_drop_caches(struct i915_device *i915, u64 mask)
 	drm_dbg(&i915->drm, "drop caches 0x%llx [0x%llx]\n", mask,
 		mask & I915_DROP_ALL);
 
+	if (mask & (I915_DROP_ACTIVE | I915_DROP_IDLE)) {
+		ret = i915_request_wait_idle(i915);
+		if (ret && ret != -EIO)
+			return ret;
+		ret = 0;
+	}
+	if (mask & (I915_DROP_RETIRE | I915_DROP_FREED | I915_DROP_RESET_SEQNO))
+		i915_request_retire(i915);
 	if (mask & (I915_DROP_BOUND | I915_DROP_SHRINK_ALL))
 		ret = i915_gtt_evict_all(i915);
 	if (mask & I915_DROP_RCU)

@@ -419,6 +419,20 @@ int i915_request_wait_idle(struct i915_device *i915)
 }
 
 /**
+ * i915_request_retire - retire every request that has completed, now
+ * @i915: the device
+ *
+ * Signals what the breadcrumb has passed (in case its interrupt is still
+ * on its way) and runs the retire worker to its end, so that completed
+ * requests have dropped their objects when this returns.
+ */
+void i915_request_retire(struct i915_device *i915)
+{
+	i915_request_signal(i915);
+	flush_work(&i915->ring.retire_work);
+}
+
+/**
  * i915_request_file_close - forget a closing client's requests
  * @fpriv: the client; its requests keep running without it
  */

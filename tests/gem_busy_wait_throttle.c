@@ -13,7 +13,8 @@
  *  - SET_DOMAIN and PREAD wait for the GPU;
  *  - THROTTLE waits for the caller's requests older than 20 ms and no
  *    others, and never for another client's;
- *  - GEM_CLOSE of a busy object is safe and leaks nothing.
+ *  - GEM_CLOSE of a busy object is safe and leaks nothing;
+ *  - debugfs i915_gem_drop_caches idles the GPU and frees what it held.
  */
 #include <sys/mman.h>
 #include <time.h>
@@ -456,6 +457,42 @@ static void subtest_close_fd_busy(void)
 	close(watcher);
 }
 
+/*
+ * debugfs i915_gem_drop_caches with igt's quiescent mask (ACTIVE, RETIRE,
+ * FREED, IDLE): when the write returns the GPU is idle, without any
+ * waiting by us, and closed objects the GPU still held are freed.
+ */
+static void subtest_drop_caches_idles(void)
+{
+	int fd = drm_open_driver();
+	long long before, after, bytes;
+	struct batch *b;
+	struct bo w, gone;
+	uint32_t value;
+	double t0;
+
+	sim_set_cmd_delay(DELAY_US);
+	igt_gem_objects(fd, &before, &bytes);
+	bo_init(&w, fd, PAGE_SZ);
+	bo_init(&gone, fd, PAGE_SZ);
+	b = slow_batch(fd, &w, &gone, 600, 0xd209);
+	gem_close(fd, gone.handle);
+	igt_assert_neq(gem_busy(fd, w.handle), 0);
+
+	t0 = igt_now();
+	igt_assert_ok(igt_debugfs_write(fd, "i915_gem_drop_caches", "0x5c"));
+	igt_info("drop_caches waited %.3f s", igt_now() - t0);
+	igt_assert_eq(gem_busy(fd, w.handle), 0);
+	igt_assert_eq(gem_busy(fd, b->bo.handle), 0);
+	igt_gem_objects(fd, &after, &bytes);
+	igt_assert_eq(after, before + 2);	/* w and the batch */
+	gem_read(fd, w.handle, 0, &value, sizeof(value));
+	igt_assert_eq_u64(value, 0xd209);
+	batch_free(b);
+	bo_fini(&w, fd);
+	close(fd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST(busy_idle),
 	SUBTEST(busy_flags),
@@ -474,6 +511,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(throttle_per_file),
 	SUBTEST(close_busy),
 	SUBTEST(close_fd_busy),
+	SUBTEST(drop_caches_idles),
 };
 
 igt_main(tests)

@@ -412,12 +412,8 @@ static void subtest_ring_full(void)
 
 	/*
 	 * This caught a ring overrun (1400 execs "complete", 376 batches
-	 * run: the driver judged space from a stale request tail), fixed in
-	 * i915_ring.c.  Skipped by default, visibly, until repeated runs
-	 * have confirmed the fix (issue 4); I915GEM_RING_FULL=1 runs it.
+	 * run: the driver judged space from a stale request tail).
 	 */
-	if (!getenv("I915GEM_RING_FULL"))
-		igt_skip("ring overrun fix awaiting confirmation, see issue 4");
 	fd = drm_open_driver();
 	gen = gem_gen(fd);
 
