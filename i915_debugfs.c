@@ -106,8 +106,7 @@ static void ring_print_status(struct seq_file *m, struct i915_device *i915)
 	struct i915_hw *hw = &i915->hw;
 	bool gen3 = i915->info->gen < 4;
 
-	seq_printf(m, "ACTHD: 0x%08x\n",
-		   i915_read(hw, gen3 ? I915_GEN3_ACTHD : I965_ACTHD));
+	seq_printf(m, "ACTHD: 0x%08x\n", i915_ring_acthd(i915));
 	seq_printf(m, "IPEIR: 0x%08x\n",
 		   i915_read(hw, gen3 ? I915_GEN3_IPEIR : I965_IPEIR));
 	seq_printf(m, "IPEHR: 0x%08x\n",

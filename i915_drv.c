@@ -225,11 +225,6 @@ static void i915_device_fini(struct i915_device *i915)
 	i915_hw_fini(&i915->hw);
 }
 
-static void i915_release_regions(void *data)
-{
-	pci_release_regions(data);
-}
-
 static int i915_pci_setup(struct pci_dev *pdev,
 			  const struct i915_device_info *info)
 {
@@ -241,12 +236,12 @@ static int i915_pci_setup(struct pci_dev *pdev,
 
 	/*
 	 * Claim the BARs even though the model's are never mapped: it keeps
-	 * userspace from mmapping them through sysfs.
+	 * userspace from mmapping them through sysfs.  After
+	 * pcim_enable_device() the claim is managed: the PCI core releases
+	 * it when the driver detaches (releasing it here too would free it
+	 * twice).
 	 */
 	ret = pci_request_regions(pdev, DRIVER_NAME);
-	if (ret)
-		return ret;
-	ret = devm_add_action_or_reset(&pdev->dev, i915_release_regions, pdev);
 	if (ret)
 		return ret;
 

@@ -121,7 +121,9 @@ struct i915_gtt_place {
  * @retire_work: drops requests that have completed
  * @hangcheck_work: notices when the ring stops making progress
  * @hang_seqno: breadcrumb seen at the last hang check
- * @hang_stalls: consecutive hang checks that saw no progress
+ * @hang_acthd: ACTHD seen at the last hang check
+ * @hang_score: how long the breadcrumb has been stuck, weighted by
+ *	whether ACTHD moved (see i915_request.c)
  */
 struct i915_ring {
 	u32 size;
@@ -143,7 +145,8 @@ struct i915_ring {
 	struct work_struct retire_work;
 	struct delayed_work hangcheck_work;
 	u32 hang_seqno;
-	unsigned int hang_stalls;
+	u32 hang_acthd;
+	unsigned int hang_score;
 };
 
 /**
@@ -460,6 +463,7 @@ u32 *i915_ring_begin(struct i915_ring *ring, unsigned int dwords);
 void i915_ring_advance(struct i915_ring *ring, u32 *cs);
 void i915_ring_rewind(struct i915_ring *ring, u32 tail);
 void i915_ring_kick(struct i915_device *i915);
+u32 i915_ring_acthd(struct i915_device *i915);
 
 /* i915_request.c: IRQ cookies as dma_fences */
 int i915_request_init(struct i915_device *i915);

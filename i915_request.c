@@ -16,10 +16,15 @@
  * sleep), given its objects, and emitted under the ring lock, which is
  * where it gets its seqno.
  *
- * A hang check guarantees that every fence signals: when the breadcrumb
- * stops moving for %I915_HANG_STALLS checks in a row while requests are
- * outstanding, or the GPU reports an error, the device is wedged and
- * every outstanding request completes with -EIO.
+ * A hang check guarantees that every fence signals.  Every hangcheck_ms
+ * while requests are outstanding and the breadcrumb has not moved, it
+ * adds to a hang score: %I915_HANG_SCORE_STUCK when the engine's ACTHD
+ * has not moved either (stuck on one command), %I915_HANG_SCORE_BUSY when
+ * it has (a long batch, or one that loops).  A moving breadcrumb resets
+ * the score.  At %I915_HANG_SCORE_WEDGE, or when the GPU reports an
+ * error, the device is wedged and every outstanding request completes
+ * with -EIO.  So a stuck engine is declared hung after 3 checks, and a
+ * batch that keeps running without finishing after 30.
  */
 
 #include <drm/drm_print.h>
@@ -37,9 +42,11 @@
 static unsigned int i915_hangcheck_ms = 1000;
 module_param_named(hangcheck_ms, i915_hangcheck_ms, uint, 0600);
 MODULE_PARM_DESC(hangcheck_ms,
-		 "Interval of the hang check in ms; the GPU is declared hung after 3 intervals without progress (default 1000)");
+		 "Interval of the hang check in ms; the GPU is declared hung after 3 intervals stuck on one command, or 30 running without completing a request (default 1000)");
 
-#define I915_HANG_STALLS	3
+#define I915_HANG_SCORE_STUCK	10
+#define I915_HANG_SCORE_BUSY	1
+#define I915_HANG_SCORE_WEDGE	30
 
 static struct i915_request *to_request(struct dma_fence *fence)
 {
@@ -363,14 +370,21 @@ static void hangcheck_work_fn(struct work_struct *work)
 					      hangcheck_work);
 	struct i915_device *i915 = ring_to_i915(ring);
 	u32 seqno = hws_seqno(ring);
+	u32 acthd = i915_ring_acthd(i915);
 
 	if (i915_request_idle(i915) || seqno != ring->hang_seqno) {
-		ring->hang_stalls = 0;
-	} else if (++ring->hang_stalls >= I915_HANG_STALLS) {
-		i915_request_wedge(i915);
-		ring->hang_stalls = 0;
+		ring->hang_score = 0;
+	} else {
+		ring->hang_score += acthd == ring->hang_acthd ?
+				    I915_HANG_SCORE_STUCK :
+				    I915_HANG_SCORE_BUSY;
+		if (ring->hang_score >= I915_HANG_SCORE_WEDGE) {
+			i915_request_wedge(i915);
+			ring->hang_score = 0;
+		}
 	}
 	ring->hang_seqno = seqno;
+	ring->hang_acthd = acthd;
 	schedule_delayed_work(&ring->hangcheck_work,
 			      msecs_to_jiffies(i915_hangcheck_ms));
 }
@@ -486,7 +500,7 @@ int i915_request_unwedge(struct i915_device *i915)
 
 	spin_lock_irqsave(&ring->fence_lock, flags);
 	WRITE_ONCE(ring->wedged, false);
-	ring->hang_stalls = 0;
+	ring->hang_score = 0;
 	spin_unlock_irqrestore(&ring->fence_lock, flags);
 	drm_info(&i915->drm, "GPU unwedged, ring restarted\n");
 out_unlock:

@@ -419,3 +419,16 @@ void i915_ring_kick(struct i915_device *i915)
 	i915_chipset_flush(&i915->hw);
 	i915_write(&i915->hw, I915_RING_TAIL, ring->tail);
 }
+
+/**
+ * i915_ring_acthd - where the command streamer is
+ * @i915: the device
+ *
+ * Return: the engine's ACTHD, the graphics address of the command it is
+ * executing (in the ring or in a batch).
+ */
+u32 i915_ring_acthd(struct i915_device *i915)
+{
+	return i915_read(&i915->hw, i915->info->gen < 4 ? I915_GEN3_ACTHD :
+							 I965_ACTHD);
+}

@@ -4,7 +4,8 @@
  *
  * The batch stores into a target, then jumps back to its own start with
  * MI_BATCH_BUFFER_START, forever.  The hang check sees no breadcrumb
- * for three intervals and wedges the device: every waiter (WAIT,
+ * while the engine keeps running (ACTHD moves) for 30 intervals and
+ * wedges the device: every waiter (WAIT,
  * SET_DOMAIN, another process blocked in WAIT) gets EIO within seconds,
  * new execbuffers and THROTTLE get EIO, and everything that does not
  * need the GPU still works; the VM carries on.
@@ -17,8 +18,8 @@
 
 #include "exec.h"
 
-#define HANGCHECK_MS	250
-#define LIMIT_S		15.0	/* 3 stalls of 250 ms, with lots of slack */
+#define HANGCHECK_MS	100
+#define LIMIT_S		15.0	/* 30 checks of 100 ms, with lots of slack */
 
 /* store 0x1eaf into @target, then loop: jump to the batch's start */
 static struct batch *emit_loop(int fd, struct bo *target)
@@ -49,6 +50,47 @@ static int waiter(void *arg)
 	gem_close(fd, handle);
 	close(fd);
 	return ret == -EIO ? 0 : 1;
+}
+
+/*
+ * First, what is not a hang: a batch that runs for 20 hang checks
+ * without a breadcrumb, but moving all the time, completes.  (Before the
+ * hang check looked at ACTHD, 3 checks without a breadcrumb wedged.)
+ */
+static void subtest_long_batch_lives(void)
+{
+	int fd = drm_open_driver();
+	struct batch *b = batch_new(fd);
+	uint32_t value;
+	struct bo target;
+	double t0, took;
+	unsigned int i;
+
+	if (gem_is_wedged(fd))
+		igt_skip("the device is wedged already (reload the module)");
+	if (!sim_has_cmd_delay())
+		igt_skip("needs the model's sim_cmd_delay_us");
+	gem_set_hangcheck_ms(HANGCHECK_MS);
+	bo_init(&target, fd, PAGE_SZ);
+	for (i = 0; i < 2000; i++)
+		batch_emit(b, MI_NOOP);
+	emit_store_dword(b, &target, 0, 0x10c6);
+	sim_set_cmd_delay(1000);	/* 2000 commands: about 2 s */
+	t0 = igt_now();
+	batch_submit(b);
+	gem_sync(fd, target.handle);
+	took = igt_now() - t0;
+	sim_set_cmd_delay(0);
+	igt_info("the batch ran %.2f s, %.0f hang checks", took,
+		 took * 1000 / HANGCHECK_MS);
+	igt_assert_f(took * 1000 > 5 * HANGCHECK_MS,
+		     "the batch was too quick to prove anything");
+	igt_assert(!gem_is_wedged(fd));
+	gem_read(fd, target.handle, 0, &value, sizeof(value));
+	igt_assert_eq_u64(value, 0x10c6);
+	batch_free(b);
+	bo_fini(&target, fd);
+	close(fd);
 }
 
 static void subtest_loop_wedges(void)
@@ -132,6 +174,7 @@ static void subtest_wedged_refuses_work(void)
 }
 
 static const struct igt_subtest tests[] = {
+	SUBTEST_T(long_batch_lives, 60),
 	SUBTEST_T(loop_wedges, 60),
 	SUBTEST(wedged_refuses_work),
 };

@@ -48,7 +48,7 @@ export BENCH_OUT="${BENCH_OUT:-/out}"
 KLOG=/tmp/kernel.log
 
 # What in the kernel log fails a run.
-BAD='WARNING:|\bBUG\b|Oops|lockdep|possible circular|possible recursive|hung task|blocked for more than|general protection|KASAN|UBSAN|suspected memory leak|list_add corruption|list_del corruption|refcount_t|Call Trace|DEBUG_LOCKS_WARN|suspicious RCU'
+BAD='WARNING:|\bBUG\b|Oops|lockdep|possible circular|possible recursive|hung task|blocked for more than|general protection|KASAN|UBSAN|suspected memory leak|list_add corruption|list_del corruption|refcount_t|Call Trace|DEBUG_LOCKS_WARN|suspicious RCU|Trying to free nonexistent'
 
 [ -e /proc/self/fd/3 ] || exec 3>/dev/null
 

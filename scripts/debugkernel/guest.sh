@@ -29,7 +29,7 @@ DEBUGFS=/sys/kernel/debug
 KMEMLEAK=$DEBUGFS/kmemleak
 
 # The suite's list, and the debug options' own words.
-BAD='WARNING:|\bBUG\b|Oops|lockdep|possible circular|possible recursive|hung task|blocked for more than|general protection|KASAN|UBSAN|suspected memory leak|list_add corruption|list_del corruption|refcount_t|Call Trace|DEBUG_LOCKS_WARN|suspicious RCU|ODEBUG|DMA-API|INFO: '
+BAD='WARNING:|\bBUG\b|Oops|lockdep|possible circular|possible recursive|hung task|blocked for more than|general protection|KASAN|UBSAN|suspected memory leak|list_add corruption|list_del corruption|refcount_t|Call Trace|DEBUG_LOCKS_WARN|suspicious RCU|ODEBUG|DMA-API|INFO: |Trying to free nonexistent'
 # What the debug options say at boot when all is well.
 BENIGN='RCU lockdep checking is enabled|DMA-API: preallocated [0-9]+ debug entries|DMA-API: debugging enabled by kernel config'
 
