@@ -464,6 +464,7 @@ void i915_ring_advance(struct i915_ring *ring, u32 *cs);
 void i915_ring_rewind(struct i915_ring *ring, u32 tail);
 void i915_ring_kick(struct i915_device *i915);
 u32 i915_ring_acthd(struct i915_device *i915);
+void i915_ring_freeze(struct i915_device *i915);
 
 /* i915_request.c: IRQ cookies as dma_fences */
 int i915_request_init(struct i915_device *i915);

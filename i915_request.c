@@ -316,8 +316,9 @@ static void request_mark_objects(struct i915_request *rq, int error)
  * i915_request_wedge - declare the GPU hung
  * @i915: the device
  *
- * Every outstanding request completes with -EIO, and so does any wait on
- * its objects until a new request uses them; new work is refused.
+ * The engine is stopped where it is (i915_ring_freeze()); every
+ * outstanding request completes with -EIO, and so does any wait on its
+ * objects until a new request uses them; new work is refused.
  * Called from the hang check and when the GPU reports an error; safe in
  * any context.
  */
@@ -332,6 +333,7 @@ void i915_request_wedge(struct i915_device *i915)
 		drm_err(&i915->drm, "GPU hung at seqno %u, wedging\n",
 			hws_seqno(ring));
 	WRITE_ONCE(ring->wedged, true);
+	i915_ring_freeze(i915);
 	list_for_each_entry(rq, &ring->requests, link) {
 		if (dma_fence_is_signaled_locked(&rq->fence))
 			continue;

@@ -432,3 +432,19 @@ u32 i915_ring_acthd(struct i915_device *i915)
 	return i915_read(&i915->hw, i915->info->gen < 4 ? I915_GEN3_ACTHD :
 							 I965_ACTHD);
 }
+
+/**
+ * i915_ring_freeze - stop the command streamer where it is
+ * @i915: the device
+ *
+ * Sets MI_MODE STOP_RING: the engine stops at the next command boundary,
+ * in the ring or in a batch, so that a hung batch that still runs (one
+ * that loops) no longer touches memory once its requests have been
+ * abandoned.  It stays stopped until i915_ring_start().  A register write
+ * only: safe in any context, the interrupt handler included.
+ */
+void i915_ring_freeze(struct i915_device *i915)
+{
+	i915_write(&i915->hw, I915_MI_MODE,
+		   I915_MASKED_BIT_ENABLE(I915_MI_MODE_STOP_RING));
+}

@@ -10,6 +10,7 @@
  * new execbuffers and THROTTLE get EIO, and everything that does not
  * need the GPU still works; the VM carries on.
  *
+ * The driver stops the looping engine when it wedges (MI_MODE STOP_RING).
  * A wedged device stays wedged until the module is reloaded: the bench
  * reloads it after every program with "hang" in its name, and this one
  * skips if it finds the device wedged already.
@@ -99,6 +100,7 @@ static void subtest_loop_wedges(void)
 	struct batch *b;
 	struct bo target;
 	int64_t forever = -1;
+	long long commands;
 	double t0, took;
 	pid_t other;
 	int ret;
@@ -128,6 +130,11 @@ static void subtest_loop_wedges(void)
 	/* the hung request is over: nothing is busy any more */
 	igt_assert_eq(gem_busy(fd, target.handle), 0);
 	igt_assert_eq(gem_busy(fd, b->bo.handle), 0);
+
+	/* and the engine no longer loops: the driver stopped it */
+	commands = sim_cs_value("commands");
+	usleep(200 * 1000);
+	igt_assert_eq(sim_cs_value("commands"), commands);
 
 	batch_free(b);
 	bo_fini(&target, fd);
