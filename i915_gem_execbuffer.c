@@ -8,7 +8,7 @@
  *
  * 1. Copy-in, no lock held.  The ioctl checks every argument field
  *    (exec2_check_args(), exec_check_submit()) and copies the object list
- *    (exec2_copy_objects(), exec1_copy_objects()), the cliprects
+ *    (exec_copy_objects()), the cliprects
  *    (exec1_copy_cliprects()) and every relocation array
  *    (i915_reloc_copy_in() in i915_gem_relocate.c) into kernel memory.
  *    From here until the write-back no user memory is touched, so no
@@ -79,6 +79,12 @@
 
 /* v1 cliprects per execbuffer: every one must fit in the ring at once. */
 #define I915_EXEC_MAX_CLIPRECTS	1024
+
+/* exec_copy_objects() reads a v1 entry as the head of a v2 one. */
+static_assert(offsetof(struct drm_i915_gem_exec_object, offset) ==
+	      offsetof(struct drm_i915_gem_exec_object2, offset));
+static_assert(sizeof(struct drm_i915_gem_exec_object) ==
+	      offsetof(struct drm_i915_gem_exec_object2, flags));
 
 /* -------------------------------------------------------------------- */
 /* Phase 1: arguments and copy-in                                        */
@@ -154,17 +160,24 @@ static int exec_init(struct i915_exec *eb, struct drm_device *dev,
 	return 0;
 }
 
-static int exec2_copy_objects(struct i915_exec *eb,
-			      const struct drm_i915_gem_execbuffer2 *args)
+/*
+ * The object list of either version, @size bytes an entry.  A v1 entry
+ * (&struct drm_i915_gem_exec_object) is the head of a v2 one: the same
+ * fields at the same offsets, without @flags and @pad_to_size, which stay
+ * 0 for v1.
+ */
+static int exec_copy_objects(struct i915_exec *eb, u64 buffers_ptr,
+			     size_t size)
 {
-	struct drm_i915_gem_exec_object2 __user *user =
-		u64_to_user_ptr(args->buffers_ptr);
-	struct drm_i915_gem_exec_object2 entry;
+	void __user *base = u64_to_user_ptr(buffers_ptr);
+	struct drm_i915_gem_exec_object2 __user *user;
+	struct drm_i915_gem_exec_object2 entry = { };
 	struct i915_exec_object *eo;
 	unsigned int i;
 
 	for (i = 0; i < eb->count; i++) {
-		if (copy_from_user(&entry, &user[i], sizeof(entry)))
+		user = base + i * size;
+		if (copy_from_user(&entry, user, size))
 			return -EFAULT;
 		eo = &eb->objects[i];
 		eo->handle = entry.handle;
@@ -174,30 +187,7 @@ static int exec2_copy_objects(struct i915_exec *eb,
 		eo->offset = entry.offset;
 		eo->flags = entry.flags;
 		eo->pad_to_size = entry.pad_to_size;
-		eo->user_offset = &user[i].offset;
-	}
-	return 0;
-}
-
-static int exec1_copy_objects(struct i915_exec *eb,
-			      const struct drm_i915_gem_execbuffer *args)
-{
-	struct drm_i915_gem_exec_object __user *user =
-		u64_to_user_ptr(args->buffers_ptr);
-	struct drm_i915_gem_exec_object entry;
-	struct i915_exec_object *eo;
-	unsigned int i;
-
-	for (i = 0; i < eb->count; i++) {
-		if (copy_from_user(&entry, &user[i], sizeof(entry)))
-			return -EFAULT;
-		eo = &eb->objects[i];
-		eo->handle = entry.handle;
-		eo->relocation_count = entry.relocation_count;
-		eo->user_relocs = u64_to_user_ptr(entry.relocs_ptr);
-		eo->alignment = entry.alignment;
-		eo->offset = entry.offset;
-		eo->user_offset = &user[i].offset;
+		eo->user_offset = &user->offset;
 	}
 	return 0;
 }
@@ -632,7 +622,8 @@ int i915_gem_execbuffer_ioctl(struct drm_device *dev, void *data,
 	eb.dr1 = args->DR1;
 	eb.dr4 = args->DR4;
 
-	ret = exec1_copy_objects(&eb, args);
+	ret = exec_copy_objects(&eb, args->buffers_ptr,
+				sizeof(struct drm_i915_gem_exec_object));
 	if (!ret)
 		ret = exec1_copy_cliprects(&eb, args);
 	if (!ret)
@@ -680,7 +671,8 @@ int i915_gem_execbuffer2_ioctl(struct drm_device *dev, void *data,
 	eb.batch_start = args->batch_start_offset;
 	eb.batch_len = args->batch_len;
 
-	ret = exec2_copy_objects(&eb, args);
+	ret = exec_copy_objects(&eb, args->buffers_ptr,
+				sizeof(struct drm_i915_gem_exec_object2));
 	if (!ret)
 		ret = exec_run(&eb, args->rsvd1, &args->rsvd2);
 out:
