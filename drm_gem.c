@@ -314,49 +314,6 @@ static int pread_page(struct page *page, unsigned int off, unsigned int len,
 	return left ? -EFAULT : 0;
 }
 
-/**
- * i915_gem_object_pread - copy bytes from an object to user memory
- * @obj: the object, no lock held
- * @offset: first byte of the object to read
- * @data: user buffer
- * @size: bytes to copy; [@offset, @offset + @size) must lie in the object
- * @clflush: the CPU caches may hold stale copies of the object (it is not
- *	in the CPU read domain): invalidate each range before reading it
- *
- * Any offset and length are fine; the copy walks the pages one at a time.
- *
- * Return: 0, -EFAULT if @data is not writable (some bytes may have been
- * copied), or -ENOMEM if a page could not be read in.
- */
-int i915_gem_object_pread(struct i915_gem_object *obj, u64 offset,
-			  void __user *data, u64 size, bool clflush)
-{
-	unsigned int off = offset_in_page(offset);
-	pgoff_t idx = offset >> PAGE_SHIFT;
-	char __user *user = data;
-	struct page *page;
-	int ret = 0;
-
-	while (size) {
-		unsigned int len = min_t(u64, size, PAGE_SIZE - off);
-
-		page = object_page(obj, idx);
-		if (IS_ERR(page))
-			return PTR_ERR(page);
-		ret = pread_page(page, off, len, user, clflush);
-		mark_page_accessed(page);
-		put_page(page);
-		if (ret)
-			return ret;
-
-		user += len;
-		size -= len;
-		idx++;
-		off = 0;
-	}
-	return 0;
-}
-
 /* Flush the first and the last cache line of [vaddr, vaddr + len). */
 static void clflush_edges(char *vaddr, unsigned int len)
 {
@@ -398,8 +355,14 @@ static int pwrite_page(struct page *page, unsigned int off, unsigned int len,
 	return left ? -EFAULT : 0;
 }
 
-static int pwrite_pages(struct i915_gem_object *obj, u64 offset,
-			const char __user *user, u64 size, bool nontemporal)
+/*
+ * The page walk of pread (@write false) and pwrite (@write true): @size
+ * bytes at @offset in @obj, one page of the shmfs page cache at a time,
+ * to or from @user.  @uncached is pread's @clflush or pwrite's
+ * @nontemporal.  Stops at the first page that fails.
+ */
+static int object_copy(struct i915_gem_object *obj, u64 offset,
+		       char __user *user, u64 size, bool write, bool uncached)
 {
 	unsigned int off = offset_in_page(offset);
 	pgoff_t idx = offset >> PAGE_SHIFT;
@@ -412,8 +375,12 @@ static int pwrite_pages(struct i915_gem_object *obj, u64 offset,
 		page = object_page(obj, idx);
 		if (IS_ERR(page))
 			return PTR_ERR(page);
-		ret = pwrite_page(page, off, len, user, nontemporal);
-		set_page_dirty(page);
+		if (write) {
+			ret = pwrite_page(page, off, len, user, uncached);
+			set_page_dirty(page);
+		} else {
+			ret = pread_page(page, off, len, user, uncached);
+		}
 		mark_page_accessed(page);
 		put_page(page);
 		if (ret)
@@ -425,6 +392,26 @@ static int pwrite_pages(struct i915_gem_object *obj, u64 offset,
 		off = 0;
 	}
 	return 0;
+}
+
+/**
+ * i915_gem_object_pread - copy bytes from an object to user memory
+ * @obj: the object, no lock held
+ * @offset: first byte of the object to read
+ * @data: user buffer
+ * @size: bytes to copy; [@offset, @offset + @size) must lie in the object
+ * @clflush: the CPU caches may hold stale copies of the object (it is not
+ *	in the CPU read domain): invalidate each range before reading it
+ *
+ * Any offset and length are fine; the copy walks the pages one at a time.
+ *
+ * Return: 0, -EFAULT if @data is not writable (some bytes may have been
+ * copied), or -ENOMEM if a page could not be read in.
+ */
+int i915_gem_object_pread(struct i915_gem_object *obj, u64 offset,
+			  void __user *data, u64 size, bool clflush)
+{
+	return object_copy(obj, offset, data, size, false, clflush);
 }
 
 /**
@@ -450,7 +437,9 @@ int i915_gem_object_pwrite(struct i915_gem_object *obj, u64 offset,
 	if (!access_ok(data, size) || fault_in_readable(data, size))
 		return -EFAULT;
 
-	return pwrite_pages(obj, offset, data, size, nontemporal);
+	/* object_copy() only reads user memory when it writes the object. */
+	return object_copy(obj, offset, (void __user *)data, size, true,
+			   nontemporal);
 }
 
 /* Make the CPU mapping at @addr write-combined, as I915_MMAP_WC asks. */
