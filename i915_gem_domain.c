@@ -243,6 +243,46 @@ void i915_gem_object_flush_for_release(struct i915_gem_object *obj)
 	obj->write_domain = I915_GEM_DOMAIN_CPU;
 }
 
+/*
+ * The domain side of pread (@write false) and pwrite (@write true).  A
+ * snooped object simply enters the CPU domain.  Any other waits for the
+ * GPU (its writes, or every access before a write) and has an uncached
+ * write domain flushed, without entering the CPU domain; *@uncached then
+ * says whether the copy must go around the CPU caches: for a read, they
+ * may be stale; for a write, the object is outside the CPU write domain.
+ */
+static int prepare_copy(struct i915_gem_object *obj, bool write,
+			bool *uncached)
+{
+	int ret;
+
+	ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
+	if (ret)
+		return ret;
+
+	*uncached = false;
+	if (obj_snooped(obj)) {
+		ret = i915_gem_object_set_to_cpu_domain(obj, write);
+		goto out_unlock;
+	}
+
+	ret = i915_gem_object_wait(obj, write);
+	if (ret)
+		goto out_unlock;
+	flush_write_domain(obj, ~I915_GEM_DOMAIN_CPU);
+	if (write) {
+		*uncached = obj->write_domain != I915_GEM_DOMAIN_CPU;
+		/* What the GPU caches hold is about to be stale. */
+		obj->read_domains &= ~I915_GEM_GPU_DOMAINS;
+	} else {
+		*uncached = !(obj->read_domains & I915_GEM_DOMAIN_CPU);
+	}
+
+out_unlock:
+	dma_resv_unlock(obj->base.resv);
+	return ret;
+}
+
 /**
  * i915_gem_object_prepare_read - the domain side of pread
  * @obj: the object, no lock held
@@ -256,27 +296,7 @@ void i915_gem_object_flush_for_release(struct i915_gem_object *obj)
  */
 int i915_gem_object_prepare_read(struct i915_gem_object *obj, bool *clflush)
 {
-	int ret;
-
-	ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
-	if (ret)
-		return ret;
-
-	*clflush = false;
-	if (obj_snooped(obj)) {
-		ret = i915_gem_object_set_to_cpu_domain(obj, false);
-		goto out_unlock;
-	}
-
-	ret = i915_gem_object_wait(obj, false);
-	if (ret)
-		goto out_unlock;
-	flush_write_domain(obj, ~I915_GEM_DOMAIN_CPU);
-	*clflush = !(obj->read_domains & I915_GEM_DOMAIN_CPU);
-
-out_unlock:
-	dma_resv_unlock(obj->base.resv);
-	return ret;
+	return prepare_copy(obj, false, clflush);
 }
 
 /**
@@ -296,29 +316,7 @@ out_unlock:
 int i915_gem_object_prepare_write(struct i915_gem_object *obj,
 				  bool *nontemporal)
 {
-	int ret;
-
-	ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
-	if (ret)
-		return ret;
-
-	*nontemporal = false;
-	if (obj_snooped(obj)) {
-		ret = i915_gem_object_set_to_cpu_domain(obj, true);
-		goto out_unlock;
-	}
-
-	ret = i915_gem_object_wait(obj, true);
-	if (ret)
-		goto out_unlock;
-	flush_write_domain(obj, ~I915_GEM_DOMAIN_CPU);
-	*nontemporal = obj->write_domain != I915_GEM_DOMAIN_CPU;
-	/* What the GPU caches hold is about to be stale. */
-	obj->read_domains &= ~I915_GEM_GPU_DOMAINS;
-
-out_unlock:
-	dma_resv_unlock(obj->base.resv);
-	return ret;
+	return prepare_copy(obj, true, nontemporal);
 }
 
 /**
