@@ -220,18 +220,25 @@ static int sim_gtt_show(struct seq_file *m, void *data)
 }
 DEFINE_SHOW_ATTRIBUTE(sim_gtt);
 
-static ssize_t sim_raise_irq_write(struct file *file, const char __user *ubuf,
-				   size_t len, loff_t *ppos)
+/* raise_irq and raise_error: a hex mask of bits, handed to @raise. */
+static ssize_t sim_raise_write(struct file *file, const char __user *ubuf,
+			       size_t len,
+			       void (*raise)(struct i915_sim *sim, u32 bits))
 {
-	struct i915_sim *sim = file->private_data;
 	u32 bits;
 	int ret;
 
 	ret = kstrtou32_from_user(ubuf, len, 16, &bits);
 	if (ret)
 		return ret;
-	i915_sim_irq_raise(sim, bits);
+	raise(file->private_data, bits);
 	return len;
+}
+
+static ssize_t sim_raise_irq_write(struct file *file, const char __user *ubuf,
+				   size_t len, loff_t *ppos)
+{
+	return sim_raise_write(file, ubuf, len, i915_sim_irq_raise);
 }
 
 static const struct file_operations sim_raise_irq_fops = {
@@ -245,15 +252,7 @@ static ssize_t sim_raise_error_write(struct file *file,
 				     const char __user *ubuf, size_t len,
 				     loff_t *ppos)
 {
-	struct i915_sim *sim = file->private_data;
-	u32 bits;
-	int ret;
-
-	ret = kstrtou32_from_user(ubuf, len, 16, &bits);
-	if (ret)
-		return ret;
-	i915_sim_error(sim, bits);
-	return len;
+	return sim_raise_write(file, ubuf, len, i915_sim_error);
 }
 
 static const struct file_operations sim_raise_error_fops = {
