@@ -79,28 +79,30 @@ static enum i915_sim_cs_result mi_report_head(struct i915_sim_cs *cs,
 }
 
 /* MI_ARB_ON_OFF and MI_SUSPEND_FLUSH: state without effect here. */
-static enum i915_sim_cs_result mi_arb_on_off(struct i915_sim_cs *cs,
-					     struct i915_sim_cmd *cmd)
+static enum i915_sim_cs_result mi_set_state(struct i915_sim_cs *cs,
+					    bool *state, bool on)
 {
 	struct i915_sim *sim = cs->sim;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&sim->lock, flags);
-	cs->arb_enabled = cmd->dw[0] & I915_MI_ARB_ENABLE;
+	*state = on;
 	raw_spin_unlock_irqrestore(&sim->lock, flags);
 	return I915_SIM_CS_NEXT;
+}
+
+static enum i915_sim_cs_result mi_arb_on_off(struct i915_sim_cs *cs,
+					     struct i915_sim_cmd *cmd)
+{
+	return mi_set_state(cs, &cs->arb_enabled,
+			    cmd->dw[0] & I915_MI_ARB_ENABLE);
 }
 
 static enum i915_sim_cs_result mi_suspend_flush(struct i915_sim_cs *cs,
 						struct i915_sim_cmd *cmd)
 {
-	struct i915_sim *sim = cs->sim;
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&sim->lock, flags);
-	cs->suspend_flush = cmd->dw[0] & I915_MI_SUSPEND_FLUSH_EN;
-	raw_spin_unlock_irqrestore(&sim->lock, flags);
-	return I915_SIM_CS_NEXT;
+	return mi_set_state(cs, &cs->suspend_flush,
+			    cmd->dw[0] & I915_MI_SUSPEND_FLUSH_EN);
 }
 
 static enum i915_sim_cs_result mi_batch_end(struct i915_sim_cs *cs,
