@@ -201,6 +201,40 @@ static void blt_set_rect(struct blt_op *op, const struct blt_rect *r)
 	op->height = r->y2 - r->y1;
 }
 
+/*
+ * COLOR_BLT and SRC_COPY_BLT start alike: BR13, height << 16 | width in
+ * bytes (whole pixels are drawn), destination address.
+ */
+static void blt_op_init_bytes(struct i915_sim_cs *cs, struct blt_op *op,
+			      const u32 *dw)
+{
+	blt_op_init(cs, op, dw[0], dw[1], false);
+	op->dst.base = dw[3];
+	op->width = (dw[2] & 0xffff) / op->cpp;
+	op->height = dw[2] >> 16;
+}
+
+/*
+ * XY_COLOR_BLT and XY_SRC_COPY_BLT start alike: BR13, destination
+ * top-left and bottom-right (clipped if BR13 asks), base.  False if the
+ * clipped rectangle is empty: nothing to draw.
+ */
+static bool blt_op_init_xy(struct i915_sim_cs *cs, struct blt_op *op,
+			   const u32 *dw)
+{
+	struct blt_rect r = {
+		I915_BLT_X(dw[2]), I915_BLT_Y(dw[2]),
+		I915_BLT_X(dw[3]), I915_BLT_Y(dw[3]),
+	};
+
+	if (!blt_clip(cs, dw[1], &r))
+		return false;
+	blt_op_init(cs, op, dw[0], dw[1], true);
+	op->dst.base = dw[4];
+	blt_set_rect(op, &r);
+	return true;
+}
+
 /* GTT address of byte @xb of row @y (x and y >= 0 when tiled). */
 static s64 surf_addr(const struct blt_surf *s, s64 xb, s64 y)
 {
@@ -431,10 +465,7 @@ static enum i915_sim_cs_result color_blt(struct i915_sim_cs *cs,
 	const u32 *dw = cmd->dw;
 	struct blt_op op = { };
 
-	blt_op_init(cs, &op, dw[0], dw[1], false);
-	op.dst.base = dw[3];
-	op.width = (dw[2] & 0xffff) / op.cpp;
-	op.height = dw[2] >> 16;
+	blt_op_init_bytes(cs, &op, dw);
 	blt_set_colour(&op, dw[0], dw[4]);
 	return blt_run(cs, cmd, &op);
 }
@@ -446,10 +477,7 @@ static enum i915_sim_cs_result src_copy_blt(struct i915_sim_cs *cs,
 	const u32 *dw = cmd->dw;
 	struct blt_op op = { };
 
-	blt_op_init(cs, &op, dw[0], dw[1], false);
-	op.dst.base = dw[3];
-	op.width = (dw[2] & 0xffff) / op.cpp;
-	op.height = dw[2] >> 16;
+	blt_op_init_bytes(cs, &op, dw);
 	op.src.pitch = blt_pitch(dw[4]);
 	op.src.base = dw[5];
 	op.has_src = rop_uses_src(op.rop);
@@ -462,17 +490,10 @@ static enum i915_sim_cs_result xy_color_blt(struct i915_sim_cs *cs,
 					    struct i915_sim_cmd *cmd)
 {
 	const u32 *dw = cmd->dw;
-	struct blt_rect r = {
-		I915_BLT_X(dw[2]), I915_BLT_Y(dw[2]),
-		I915_BLT_X(dw[3]), I915_BLT_Y(dw[3]),
-	};
 	struct blt_op op = { };
 
-	if (!blt_clip(cs, dw[1], &r))
+	if (!blt_op_init_xy(cs, &op, dw))
 		return I915_SIM_CS_NEXT;
-	blt_op_init(cs, &op, dw[0], dw[1], true);
-	op.dst.base = dw[4];
-	blt_set_rect(&op, &r);
 	blt_set_colour(&op, dw[0], dw[5]);
 	return blt_run(cs, cmd, &op);
 }
@@ -486,20 +507,14 @@ static enum i915_sim_cs_result xy_src_copy_blt(struct i915_sim_cs *cs,
 					       struct i915_sim_cmd *cmd)
 {
 	const u32 *dw = cmd->dw;
-	struct blt_rect r = {
-		I915_BLT_X(dw[2]), I915_BLT_Y(dw[2]),
-		I915_BLT_X(dw[3]), I915_BLT_Y(dw[3]),
-	};
-	s32 dx = I915_BLT_X(dw[5]) - r.x1, dy = I915_BLT_Y(dw[5]) - r.y1;
+	s32 dx = I915_BLT_X(dw[5]) - I915_BLT_X(dw[2]);
+	s32 dy = I915_BLT_Y(dw[5]) - I915_BLT_Y(dw[2]);
 	struct blt_op op = { };
 
-	if (!blt_clip(cs, dw[1], &r))
+	if (!blt_op_init_xy(cs, &op, dw))
 		return I915_SIM_CS_NEXT;
-	blt_op_init(cs, &op, dw[0], dw[1], true);
-	op.dst.base = dw[4];
-	blt_set_rect(&op, &r);
-	op.sx = r.x1 + dx;
-	op.sy = r.y1 + dy;
+	op.sx = op.x + dx;
+	op.sy = op.y + dy;
 	op.src.base = dw[7];
 	op.src.pitch = blt_pitch(dw[6]);
 	op.src.tiled = cs->sim->chip->gen >= 4 &&
