@@ -2,7 +2,8 @@
 #
 # Out-of-tree build of i915.ko.  "make" builds against the running Debian
 # 6.1 headers (or KDIR=); "make lint" runs W=1, sparse and checkpatch;
-# "make check" runs the VM test suite; "make demo" the demo.
+# "make check" runs the VM test suite; "make demo" the demo; "make bench"
+# the benchmarks (bench-out/bench.txt).
 
 KVER ?= $(shell scripts/kver.sh)
 KDIR ?= /usr/src/linux-headers-$(KVER)
@@ -42,4 +43,7 @@ check:
 demo:
 	scripts/demo.sh
 
-.PHONY: all modules clean tests lint deps check demo
+bench:
+	scripts/bench.sh
+
+.PHONY: all modules clean tests lint deps check demo bench

@@ -1,0 +1,958 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tests/bench/gem_bench.c - the benchmark client of `make bench`
+ * (scripts/bench.sh, tests/bench/run-bench.sh).  Not a test: it is built
+ * into tests/build/bench/, outside the directory the suite runs, and
+ * `make check` never runs it.
+ *
+ * Every speed is printed as an absolute number AND as a ratio against a
+ * reference measured in the same process, in the same boot, because under
+ * QEMU TCG a syscall costs 3-6x native and memcpy 12-21x: only ratios
+ * within one run mean anything.  The references:
+ *   - DRM_IOCTL_VERSION on the same fd (a DRM-core ioctl that reaches the
+ *     driver only for its name strings),
+ *   - memcpy() of the same size between two malloc'd buffers,
+ *   - for the vgem lines, the same operation on i915: vgem is the GEM
+ *     driver without hardware of Debian's kernel (drm_gem_shmem), used
+ *     when /dev/dri has a vgem node.
+ *
+ * Each line is the median of 5 samples; each sample repeats the
+ * operation enough times to take about BENCH_SAMPLE_S seconds (default
+ * 0.25; calibrated by a first run, which also warms caches and
+ * mappings).  Each sample is preceded by one sample of the line's
+ * reference, and the ratio printed is the median of the 5 pairwise
+ * ratios, so that the host's load changing during the run moves both
+ * sides.  Times come from clock_gettime(CLOCK_MONOTONIC).
+ *
+ * The program checks that what it measured really happened (pread gives
+ * back what pwrite and the mmaps wrote, the blit copied every pixel, the
+ * model's command streamer ran exactly as many batches and blits as were
+ * submitted, no object is left) and exits 1 when anything fails, 0
+ * otherwise.
+ *
+ * Usage: gem_bench [-s SECONDS_PER_SAMPLE]
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exec.h"
+
+#define SAMPLES		5
+#define MIB		(1024u * 1024u)
+#define KIB		1024u
+
+/* ------------------------------------------------------------------ */
+/* timing */
+
+static double sample_s = 0.25;
+
+typedef void (*bench_fn)(void *ctx, long n);
+
+/* an operation to time: @fn(@ctx, n) does it n times */
+struct op {
+	bench_fn fn;
+	void *ctx;
+	long n;			/* per sample, once calibrated */
+};
+
+struct result {
+	double med, min, max;	/* seconds per operation */
+	long n;			/* operations per sample */
+	/*
+	 * with a reference: (time per op) / (reference's time per op) of
+	 * each sample and the reference sample run just before it, sorted
+	 */
+	double q[SAMPLES];
+	bool paired;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double time_n(bench_fn fn, void *ctx, long n)
+{
+	double t0 = now();
+
+	fn(ctx, n);
+	return now() - t0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* grow n until one run takes a quarter of a sample, scale to a sample */
+static long calibrate(bench_fn fn, void *ctx)
+{
+	double t;
+	long n = 1;
+
+	for (;;) {
+		t = time_n(fn, ctx, n);
+		if (t >= sample_s / 4 || n > (1L << 40))
+			break;
+		n *= t < sample_s / 100 ? 10 : 2;
+	}
+	n = (long)(n * (sample_s / t));
+	return n < 1 ? 1 : n;
+}
+
+/*
+ * Time @o: calibrate, then SAMPLES samples of o->n operations.  With a
+ * reference @ref (already calibrated), every sample is preceded by one
+ * sample of the reference and the pair gives one ratio, so that a change
+ * of the host's load during the run moves both sides of the ratio.
+ */
+static struct result measure(struct op *o, const struct op *ref)
+{
+	double s[SAMPLES], tr = 0;
+	struct result r = { .paired = ref != NULL };
+	int i;
+
+	o->n = calibrate(o->fn, o->ctx);
+	for (i = 0; i < SAMPLES; i++) {
+		if (ref)
+			tr = time_n(ref->fn, ref->ctx, ref->n) / ref->n;
+		s[i] = time_n(o->fn, o->ctx, o->n) / o->n;
+		if (ref)
+			r.q[i] = s[i] / tr;
+	}
+	qsort(s, SAMPLES, sizeof(s[0]), cmp_double);
+	qsort(r.q, SAMPLES, sizeof(r.q[0]), cmp_double);
+	r.med = s[SAMPLES / 2];
+	r.min = s[0];
+	r.max = s[SAMPLES - 1];
+	r.n = o->n;
+	return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* output */
+
+static int failures;
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("FAIL: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	failures++;
+}
+
+#define check(cond, ...) do { if (!(cond)) fail(__VA_ARGS__); } while (0)
+
+static const char *fmt_time(double s, char *buf, size_t len)
+{
+	if (s < 1e-3)
+		snprintf(buf, len, "%.2f us", s * 1e6);
+	else if (s < 1)
+		snprintf(buf, len, "%.2f ms", s * 1e3);
+	else
+		snprintf(buf, len, "%.2f s", s);
+	return buf;
+}
+
+static double mbps(const struct result *r, size_t bytes)
+{
+	return bytes / r->med / 1e6;
+}
+
+static void heading(const char *what)
+{
+	printf("%s\n", what);
+}
+
+static void print_row(const char *name, const char *abs, double ratio,
+		      const char *to, double spread)
+{
+	char ratio_s[32] = "";
+
+	if (ratio > 0)
+		snprintf(ratio_s, sizeof(ratio_s), "%.2f", ratio);
+	printf("  %-46s %12s %7s  %-27s %4.0f%%\n", name, abs, ratio_s, to,
+	       100 * spread);
+	fflush(stdout);
+}
+
+/* (max - min) / median of the absolute samples */
+static double spread_abs(const struct result *r)
+{
+	return (r->max - r->min) / r->med;
+}
+
+/* the same for k * q^e (e = 1 or -1) of the paired ratios */
+static double spread_q(const struct result *r, int e)
+{
+	double a = r->q[0], b = r->q[SAMPLES - 1], m = r->q[SAMPLES / 2];
+
+	return e > 0 ? (b - a) / m : (1 / a - 1 / b) * m;
+}
+
+static double median_q(const struct result *r)
+{
+	return r->q[SAMPLES / 2];
+}
+
+/* a reference line: time per op or MB/s, no ratio */
+static void row_ref(const char *name, const struct result *r, size_t bytes)
+{
+	char t[32];
+
+	if (bytes)
+		snprintf(t, sizeof(t), "%.0f MB/s", mbps(r, bytes));
+	else
+		fmt_time(r->med, t, sizeof(t));
+	print_row(name, t, 0, "(reference)", spread_abs(r));
+}
+
+/* time per op; ratio = time / the reference's time */
+static void row_time(const char *name, const struct result *r,
+		     const char *to)
+{
+	char t[32];
+
+	print_row(name, fmt_time(r->med, t, sizeof(t)), median_q(r), to,
+		  spread_q(r, 1));
+}
+
+/*
+ * MB/s of @bytes per op; ratio = this MB/s / the reference's MB/s, the
+ * reference moving @ref_bytes per op
+ */
+static void row_rate(const char *name, const struct result *r, size_t bytes,
+		     size_t ref_bytes, const char *to)
+{
+	char t[32];
+
+	snprintf(t, sizeof(t), "%.0f MB/s", mbps(r, bytes));
+	print_row(name, t, (double)bytes / ref_bytes / median_q(r), to,
+		  spread_q(r, -1));
+}
+
+/* a vgem line timed against the same operation on i915 */
+static void row_vgem(const char *name, const struct result *r, size_t bytes)
+{
+	char t[32];
+
+	if (bytes)
+		snprintf(t, sizeof(t), "%.0f MB/s", mbps(r, bytes));
+	else
+		fmt_time(r->med, t, sizeof(t));
+	print_row(name, t, 1 / median_q(r), "i915 time / vgem time",
+		  spread_q(r, -1));
+}
+
+/* ------------------------------------------------------------------ */
+/* devices */
+
+static bool driver_is(int fd, const char *want)
+{
+	struct drm_version v;
+	char name[64];
+
+	memset(&v, 0, sizeof(v));
+	memset(name, 0, sizeof(name));
+	v.name = name;
+	v.name_len = sizeof(name) - 1;
+	return !igt_ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, want);
+}
+
+/* the first primary node of driver @name, or -1 */
+static int open_card(const char *name)
+{
+	char path[64];
+	int i, fd;
+
+	for (i = 0; i < 64; i++) {
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (driver_is(fd, name))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+static const char *gpu_name(int id)
+{
+	switch (id) {
+	case 0x2772: return "945G";
+	case 0x2a42: return "GM45";
+	}
+	return "?";
+}
+
+/* ------------------------------------------------------------------ */
+/* the operations */
+
+struct ctx {
+	int fd;			/* i915 primary node */
+	int vfd;		/* vgem primary node, or -1 */
+	uint32_t handle;	/* the i915 object the operation uses */
+	uint32_t vhandle;	/* the vgem dumb buffer it uses */
+	uint32_t name;		/* @handle's flink name (checked every call) */
+	int value;		/* GETPARAM answer (checked) */
+	size_t size;		/* bytes per copy */
+	void *src, *dst;	/* malloc'd buffers of @size */
+	void *map;		/* a mapping of @size bytes */
+	long ops;		/* operations done (execs, blits) */
+	struct batch *batch;	/* blit */
+	struct surf s_src, s_dst;
+	struct drm_i915_gem_exec_object2 exec;
+	struct drm_i915_gem_execbuffer2 eb;
+};
+
+static void do_version(void *p, long n)
+{
+	struct ctx *c = p;
+	char name[8];
+	struct drm_version v;
+
+	while (n--) {
+		memset(&v, 0, sizeof(v));
+		v.name = name;
+		v.name_len = sizeof(name);
+		if (ioctl(c->fd, DRM_IOCTL_VERSION, &v))
+			fail("DRM_IOCTL_VERSION: %s", strerror(errno));
+	}
+}
+
+static void do_getparam(void *p, long n)
+{
+	struct ctx *c = p;
+	struct drm_i915_getparam gp = { .param = I915_PARAM_CHIPSET_ID };
+	int v;
+
+	gp.value = &v;
+	while (n--) {
+		v = 0;
+		if (ioctl(c->fd, DRM_IOCTL_I915_GETPARAM, &gp) || v != c->value)
+			fail("GETPARAM CHIPSET_ID: %s, %#x", strerror(errno), v);
+	}
+}
+
+static void do_busy(void *p, long n)
+{
+	struct ctx *c = p;
+	struct drm_i915_gem_busy b = { .handle = c->handle };
+
+	while (n--) {
+		b.busy = ~0u;
+		if (ioctl(c->fd, DRM_IOCTL_I915_GEM_BUSY, &b) || b.busy)
+			fail("GEM_BUSY of an idle object: %s, busy %#x",
+			     strerror(errno), b.busy);
+	}
+}
+
+static void do_flink(void *p, long n)
+{
+	struct ctx *c = p;
+	struct drm_gem_flink f = { .handle = c->handle };
+
+	while (n--) {
+		f.name = 0;
+		if (ioctl(c->fd, DRM_IOCTL_GEM_FLINK, &f) || f.name != c->name)
+			fail("GEM_FLINK: %s, name %u (want %u)",
+			     strerror(errno), f.name, c->name);
+	}
+}
+
+static void do_create_close(void *p, long n)
+{
+	struct ctx *c = p;
+	struct drm_i915_gem_create cr;
+	struct drm_gem_close cl = { 0 };
+
+	while (n--) {
+		cr.size = 4096;
+		cr.handle = 0;
+		if (ioctl(c->fd, DRM_IOCTL_I915_GEM_CREATE, &cr) ||
+		    !cr.handle || cr.size != 4096) {
+			fail("GEM_CREATE 4 KiB: %s", strerror(errno));
+			return;
+		}
+		cl.handle = cr.handle;
+		if (ioctl(c->fd, DRM_IOCTL_GEM_CLOSE, &cl))
+			fail("GEM_CLOSE: %s", strerror(errno));
+	}
+}
+
+static void do_dumb_create_close(void *p, long n)
+{
+	struct ctx *c = p;
+	struct drm_mode_create_dumb cr;
+	struct drm_gem_close cl = { 0 };
+
+	while (n--) {
+		memset(&cr, 0, sizeof(cr));
+		cr.width = 1024;
+		cr.height = 1;
+		cr.bpp = 32;
+		if (ioctl(c->fd, DRM_IOCTL_MODE_CREATE_DUMB, &cr) ||
+		    !cr.handle || cr.size < 4096) {
+			fail("MODE_CREATE_DUMB 4 KiB: %s", strerror(errno));
+			return;
+		}
+		cl.handle = cr.handle;
+		if (ioctl(c->fd, DRM_IOCTL_GEM_CLOSE, &cl))
+			fail("GEM_CLOSE: %s", strerror(errno));
+	}
+}
+
+static void do_memcpy(void *p, long n)
+{
+	struct ctx *c = p;
+
+	while (n--) {
+		memcpy(c->dst, c->src, c->size);
+		__asm__ volatile("" : : "r"(c->dst) : "memory");
+	}
+}
+
+static void do_pwrite(void *p, long n)
+{
+	struct ctx *c = p;
+	struct drm_i915_gem_pwrite pw = {
+		.handle = c->handle, .size = c->size,
+		.data_ptr = to_user_pointer(c->src),
+	};
+
+	while (n--)
+		if (ioctl(c->fd, DRM_IOCTL_I915_GEM_PWRITE, &pw))
+			fail("PWRITE: %s", strerror(errno));
+}
+
+static void do_pread(void *p, long n)
+{
+	struct ctx *c = p;
+	struct drm_i915_gem_pread pr = {
+		.handle = c->handle, .size = c->size,
+		.data_ptr = to_user_pointer(c->dst),
+	};
+
+	while (n--)
+		if (ioctl(c->fd, DRM_IOCTL_I915_GEM_PREAD, &pr))
+			fail("PREAD: %s", strerror(errno));
+}
+
+/* memcpy into an existing mapping */
+static void do_map_write(void *p, long n)
+{
+	struct ctx *c = p;
+
+	while (n--) {
+		memcpy(c->map, c->src, c->size);
+		__asm__ volatile("" : : "r"(c->map) : "memory");
+	}
+}
+
+/* I915_GEM_MMAP, write every byte (faulting every page in), munmap */
+static void do_gem_mmap_write_unmap(void *p, long n)
+{
+	struct ctx *c = p;
+	void *ptr;
+	int ret;
+
+	while (n--) {
+		ret = __gem_mmap(c->fd, c->handle, 0, c->size, 0, &ptr);
+		if (ret) {
+			fail("I915_GEM_MMAP: %s", igt_errname(ret));
+			return;
+		}
+		memcpy(ptr, c->src, c->size);
+		__asm__ volatile("" : : "r"(ptr) : "memory");
+		munmap(ptr, c->size);
+	}
+}
+
+/* MODE_MAP_DUMB, mmap, write every byte, munmap */
+static void do_dumb_mmap_write_unmap(void *p, long n)
+{
+	struct ctx *c = p;
+	struct drm_mode_map_dumb md = { .handle = c->vhandle };
+	void *ptr;
+
+	while (n--) {
+		md.offset = 0;
+		if (ioctl(c->vfd, DRM_IOCTL_MODE_MAP_DUMB, &md)) {
+			fail("MODE_MAP_DUMB: %s", strerror(errno));
+			return;
+		}
+		ptr = mmap(NULL, c->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			   c->vfd, md.offset);
+		if (ptr == MAP_FAILED) {
+			fail("mmap of a vgem dumb buffer: %s", strerror(errno));
+			return;
+		}
+		memcpy(ptr, c->src, c->size);
+		__asm__ volatile("" : : "r"(ptr) : "memory");
+		munmap(ptr, c->size);
+	}
+}
+
+/* one EXECBUFFER2 of the empty batch, then GEM_WAIT for it */
+static void do_exec_wait(void *p, long n)
+{
+	struct ctx *c = p;
+	struct drm_i915_gem_wait w = { .bo_handle = c->handle };
+
+	while (n--) {
+		if (ioctl(c->fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, &c->eb)) {
+			fail("EXECBUFFER2: %s", strerror(errno));
+			return;
+		}
+		c->ops++;
+		w.timeout_ns = 10ll * 1000 * 1000 * 1000;
+		if (ioctl(c->fd, DRM_IOCTL_I915_GEM_WAIT, &w)) {
+			fail("GEM_WAIT: %s", strerror(errno));
+			return;
+		}
+	}
+}
+
+/* n EXECBUFFER2 of the empty batch, then one GEM_WAIT for the last */
+static void do_exec_nowait(void *p, long n)
+{
+	struct ctx *c = p;
+	struct drm_i915_gem_wait w = { .bo_handle = c->handle };
+
+	while (n--) {
+		if (ioctl(c->fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, &c->eb)) {
+			fail("EXECBUFFER2: %s", strerror(errno));
+			return;
+		}
+		c->ops++;
+	}
+	w.timeout_ns = 60ll * 1000 * 1000 * 1000;
+	if (ioctl(c->fd, DRM_IOCTL_I915_GEM_WAIT, &w))
+		fail("GEM_WAIT: %s", strerror(errno));
+}
+
+/* one XY_SRC_COPY_BLT of the whole surface, executed and waited for */
+static void do_blit(void *p, long n)
+{
+	struct ctx *c = p;
+	int ret;
+
+	while (n--) {
+		emit_xy_copy(c->batch, &c->s_dst, 0, 0, &c->s_src, 0, 0,
+			     c->s_src.width, c->s_src.height);
+		ret = __batch_submit(c->batch, 0);
+		if (ret) {
+			fail("EXECBUFFER2 of a blit: %s", igt_errname(ret));
+			return;
+		}
+		c->ops++;
+		gem_sync(c->fd, c->s_dst.bo->handle);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* the benchmark */
+
+/* the references, calibrated once and run again beside every line */
+struct refs {
+	struct ctx version_c, memcpy_1m_c, memcpy_64k_c;
+	struct op version, memcpy_1m, memcpy_64k;
+};
+
+static void *xmalloc(size_t size, uint32_t seed)
+{
+	void *p = malloc(size);
+
+	igt_assert(p);
+	igt_fill_pattern(p, size, seed);
+	return p;
+}
+
+static struct op op(bench_fn fn, void *ctx)
+{
+	return (struct op){ .fn = fn, .ctx = ctx };
+}
+
+/* pread the first @len bytes of @handle and compare them with @want */
+static void check_object(int fd, uint32_t handle, const void *want,
+			 size_t len, const char *what)
+{
+	void *got = xmalloc(len, 0);
+
+	gem_read(fd, handle, 0, got, len);
+	check(!memcmp(got, want, len),
+	      "%s: pread does not give back what was written", what);
+	free(got);
+}
+
+static void bench_refs(struct ctx *c, struct refs *r)
+{
+	struct result res;
+	struct ctx v = *c;
+	struct op vo;
+
+	heading("references");
+	r->version_c = *c;
+	r->version = op(do_version, &r->version_c);
+	res = measure(&r->version, NULL);
+	row_ref("DRM_IOCTL_VERSION, i915 card fd", &res, 0);
+	if (c->vfd >= 0) {
+		v.fd = c->vfd;
+		vo = op(do_version, &v);
+		res = measure(&vo, &r->version);
+		row_vgem("DRM_IOCTL_VERSION, vgem card fd", &res, 0);
+	}
+
+	r->memcpy_1m_c = *c;
+	r->memcpy_1m_c.size = MIB;
+	r->memcpy_1m_c.src = xmalloc(MIB, 1);
+	r->memcpy_1m_c.dst = xmalloc(MIB, 2);
+	r->memcpy_1m = op(do_memcpy, &r->memcpy_1m_c);
+	res = measure(&r->memcpy_1m, NULL);
+	row_ref("memcpy 1 MiB", &res, MIB);
+
+	r->memcpy_64k_c = *c;
+	r->memcpy_64k_c.size = 64 * KIB;
+	r->memcpy_64k_c.src = xmalloc(64 * KIB, 1);
+	r->memcpy_64k_c.dst = xmalloc(64 * KIB, 2);
+	r->memcpy_64k = op(do_memcpy, &r->memcpy_64k_c);
+	res = measure(&r->memcpy_64k, &r->memcpy_1m);
+	row_rate("memcpy 64 KiB", &res, 64 * KIB, MIB, "memcpy 1 MiB");
+}
+
+static void bench_ioctls(struct ctx *c, struct refs *r)
+{
+	struct op gp = op(do_getparam, c), busy = op(do_busy, c);
+	struct op fl = op(do_flink, c);
+	struct result res;
+
+	heading("trivial ioctls (ratio: time / DRM_IOCTL_VERSION's)");
+	c->handle = gem_create(c->fd, 4096);
+	c->name = gem_flink(c->fd, c->handle);
+	c->value = gem_getparam(c->fd, I915_PARAM_CHIPSET_ID);
+	check(c->value == (int)drm_sysfs_device_attr(c->fd, "device"),
+	      "GETPARAM CHIPSET_ID %#x is not the PCI device id", c->value);
+
+	res = measure(&gp, &r->version);
+	row_time("I915_GETPARAM (CHIPSET_ID)", &res, "VERSION (i915)");
+	res = measure(&busy, &r->version);
+	row_time("I915_GEM_BUSY, idle object", &res, "VERSION (i915)");
+	res = measure(&fl, &r->version);
+	row_time("GEM_FLINK of a named object, i915", &res, "VERSION (i915)");
+
+	if (c->vfd >= 0) {
+		struct drm_mode_create_dumb cr = {
+			.width = 1024, .height = 1, .bpp = 32,
+		};
+		struct drm_gem_flink f = { 0 };
+		struct ctx v = *c;
+		struct op vfl = op(do_flink, &v);
+
+		igt_assert_ok(igt_ioctl(c->vfd, DRM_IOCTL_MODE_CREATE_DUMB, &cr));
+		f.handle = cr.handle;
+		igt_assert_ok(igt_ioctl(c->vfd, DRM_IOCTL_GEM_FLINK, &f));
+		v.fd = c->vfd;
+		v.handle = cr.handle;
+		v.name = f.name;
+		res = measure(&vfl, &fl);
+		row_vgem("GEM_FLINK of a named object, vgem", &res, 0);
+		gem_close(c->vfd, cr.handle);
+	}
+	gem_close(c->fd, c->handle);
+}
+
+static void bench_create(struct ctx *c, struct refs *r)
+{
+	struct op cr = op(do_create_close, c);
+	struct result res;
+
+	heading("object create + close, 4 KiB");
+	res = measure(&cr, &r->version);
+	row_time("i915 GEM_CREATE + GEM_CLOSE", &res, "VERSION (i915)");
+	if (c->vfd >= 0) {
+		struct ctx v = *c;
+		struct op vcr = op(do_dumb_create_close, &v);
+
+		v.fd = c->vfd;
+		res = measure(&vcr, &cr);
+		row_vgem("vgem MODE_CREATE_DUMB + GEM_CLOSE", &res, 0);
+	}
+	check(gem_wait_object_count(c->fd, 0) == 0,
+	      "i915_gem_objects: objects left after create+close");
+}
+
+static void bench_copy_size(struct ctx *c, size_t size, const char *sz,
+			    struct op *ref, const char *refname)
+{
+	struct op pw = op(do_pwrite, c), pr = op(do_pread, c);
+	struct result res;
+	char name[64];
+
+	c->size = size;
+	c->handle = gem_create(c->fd, size);
+	c->src = xmalloc(size, 3);
+	c->dst = xmalloc(size, 4);
+
+	res = measure(&pw, ref);
+	snprintf(name, sizeof(name), "pwrite %s", sz);
+	row_rate(name, &res, size, size, refname);
+	check_object(c->fd, c->handle, c->src, size, name);
+
+	res = measure(&pr, ref);
+	snprintf(name, sizeof(name), "pread %s", sz);
+	row_rate(name, &res, size, size, refname);
+	check(!memcmp(c->dst, c->src, size), "%s: read back something else", name);
+
+	gem_close(c->fd, c->handle);
+	free(c->src);
+	free(c->dst);
+}
+
+/* map the vgem dumb buffer at @offset again and compare it with @want */
+static void check_vgem(int vfd, uint64_t offset, const void *want)
+{
+	void *again = mmap(NULL, MIB, PROT_READ, MAP_SHARED, vfd, offset);
+
+	igt_assert(again != MAP_FAILED);
+	check(!memcmp(again, want, MIB),
+	      "vgem: a new mapping does not show what was written");
+	munmap(again, MIB);
+}
+
+static void bench_mmap(struct ctx *c, struct refs *r)
+{
+	struct op mw = op(do_map_write, c);
+	struct op mwu = op(do_gem_mmap_write_unmap, c);
+	struct drm_mode_create_dumb cr = {
+		.width = 1024, .height = 256, .bpp = 32,
+	};
+	struct drm_mode_map_dumb md = { 0 };
+	struct ctx v = *c;
+	struct op vmw = op(do_map_write, &v);
+	struct op vmwu = op(do_dumb_mmap_write_unmap, &v);
+	struct result res;
+
+	c->size = MIB;
+	c->src = xmalloc(MIB, 5);
+	/* i915: I915_GEM_MMAP, a CPU (write-back) mapping of the shmfs pages */
+	c->handle = gem_create(c->fd, MIB);
+	c->map = gem_mmap__cpu(c->fd, c->handle, 0, MIB);
+	gem_set_domain(c->fd, c->handle, I915_GEM_DOMAIN_CPU,
+		       I915_GEM_DOMAIN_CPU);
+	/* vgem: a dumb buffer, MODE_MAP_DUMB + mmap of the card fd */
+	if (c->vfd >= 0) {
+		igt_assert_ok(igt_ioctl(c->vfd, DRM_IOCTL_MODE_CREATE_DUMB, &cr));
+		igt_assert_lte_u64(MIB, cr.size);
+		md.handle = cr.handle;
+		igt_assert_ok(igt_ioctl(c->vfd, DRM_IOCTL_MODE_MAP_DUMB, &md));
+		v = *c;
+		v.vfd = c->vfd;
+		v.vhandle = cr.handle;
+		v.map = mmap(NULL, MIB, PROT_READ | PROT_WRITE, MAP_SHARED,
+			     c->vfd, md.offset);
+		igt_assert(v.map != MAP_FAILED);
+	}
+
+	res = measure(&mw, &r->memcpy_1m);
+	row_rate("i915 GEM_MMAP, write 1 MiB (mapped)", &res, MIB, MIB,
+		 "memcpy 1 MiB");
+	check_object(c->fd, c->handle, c->src, MIB, "write through GEM_MMAP");
+	if (c->vfd >= 0) {
+		res = measure(&vmw, &mw);
+		row_vgem("vgem dumb mmap, write 1 MiB (mapped)", &res, MIB);
+		check_vgem(c->vfd, md.offset, c->src);
+	}
+
+	/*
+	 * Now without a long-lived mapping, as a client that maps, writes
+	 * and unmaps: vgem (drm_gem_shmem) pins the pages and makes them
+	 * write-combining on the first mapping and undoes both on the last
+	 * munmap, i915 leaves the pages in the shmfs page cache.
+	 */
+	munmap(c->map, MIB);
+	if (c->vfd >= 0)
+		munmap(v.map, MIB);
+	igt_fill_pattern(c->src, MIB, 6);
+	res = measure(&mwu, &r->memcpy_1m);
+	row_rate("i915 GEM_MMAP + write 1 MiB + munmap", &res, MIB, MIB,
+		 "memcpy 1 MiB");
+	check_object(c->fd, c->handle, c->src, MIB,
+		     "write through a new GEM_MMAP");
+	if (c->vfd >= 0) {
+		igt_fill_pattern(c->src, MIB, 7);
+		res = measure(&vmwu, &mwu);
+		row_vgem("vgem MAP_DUMB + mmap + write 1 MiB + munmap", &res,
+			 MIB);
+		check_vgem(c->vfd, md.offset, c->src);
+		gem_close(c->vfd, cr.handle);
+	}
+	gem_close(c->fd, c->handle);
+	free(c->src);
+}
+
+/* the model's counter @key, or -1 without the model's debugfs */
+static long long cs_counter(const char *key)
+{
+	long long v = sim_cs_value(key);
+
+	return v < 0 ? -1 : v;
+}
+
+static void check_counter(const char *key, long long before, long long want)
+{
+	long long after = cs_counter(key);
+
+	if (before < 0 || after < 0)
+		return;
+	check(after - before == want,
+	      "the model's %s counter moved by %lld, expected %lld", key,
+	      after - before, want);
+}
+
+static void bench_exec(struct ctx *c, struct refs *r)
+{
+	const uint32_t bbe[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
+	struct op ew = op(do_exec_wait, c), en = op(do_exec_nowait, c);
+	struct op blt = op(do_blit, c);
+	long long batches, blits, bytes;
+	struct result res;
+	struct bo src, dst;
+	struct ref ref;
+	char t[64];
+
+	heading("execution (the batches run in the software model of the GPU)");
+	c->handle = gem_create(c->fd, 4096);
+	gem_write(c->fd, c->handle, 0, bbe, sizeof(bbe));
+	memset(&c->exec, 0, sizeof(c->exec));
+	c->exec.handle = c->handle;
+	memset(&c->eb, 0, sizeof(c->eb));
+	c->eb.buffers_ptr = to_user_pointer(&c->exec);
+	c->eb.buffer_count = 1;
+	c->eb.batch_len = sizeof(bbe);
+
+	batches = cs_counter("batches");
+	c->ops = 0;
+	res = measure(&ew, &r->version);
+	row_time("exec empty batch + GEM_WAIT", &res, "VERSION (i915)");
+	check_counter("batches", batches, c->ops);
+
+	batches = cs_counter("batches");
+	c->ops = 0;
+	res = measure(&en, &r->version);
+	snprintf(t, sizeof(t), "%.0f /s", 1 / res.med);
+	print_row("exec empty batch, no wait (execs/s)", t, median_q(&res),
+		  "VERSION (i915), per exec", spread_q(&res, 1));
+	check_counter("batches", batches, c->ops);
+	check(gem_busy(c->fd, c->handle) == 0, "the batch is still busy");
+	gem_close(c->fd, c->handle);
+
+	/* XY_SRC_COPY_BLT of a 512 x 512 x 32 bpp surface: 1 MiB */
+	bo_init(&src, c->fd, MIB);
+	bo_init(&dst, c->fd, MIB);
+	c->s_src = (struct surf){ .bo = &src, .pitch = 2048, .cpp = 4,
+				  .width = 512, .height = 512 };
+	c->s_dst = c->s_src;
+	c->s_dst.bo = &dst;
+	c->batch = batch_new(c->fd);
+	ref_init(&ref, &c->s_src, MIB);
+	igt_fill_pattern(ref.px, MIB, 9);
+	gem_write(c->fd, src.handle, 0, ref.px, MIB);
+
+	batches = cs_counter("batches");
+	blits = cs_counter("blits");
+	bytes = cs_counter("blit_bytes");
+	c->ops = 0;
+	do_blit(c, 1);
+	check_surface(c->fd, dst.handle, &ref, "1 MiB XY_SRC_COPY_BLT");
+	res = measure(&blt, &r->memcpy_1m);
+	row_rate("XY_SRC_COPY_BLT 1 MiB 32bpp + GEM_WAIT", &res, MIB, MIB,
+		 "memcpy 1 MiB (the model)");
+	check_counter("batches", batches, c->ops);
+	check_counter("blits", blits, c->ops);
+	check_counter("blit_bytes", bytes, c->ops * (long long)MIB);
+	check_surface(c->fd, dst.handle, &ref, "1 MiB XY_SRC_COPY_BLT, again");
+	ref_fini(&ref);
+	batch_free(c->batch);
+	bo_fini(&src, c->fd);
+	bo_fini(&dst, c->fd);
+}
+
+int main(int argc, char **argv)
+{
+	struct ctx c = { .fd = -1, .vfd = -1 };
+	struct utsname u;
+	struct refs r;
+	int opt, id;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (getenv("BENCH_SAMPLE_S"))
+		sample_s = atof(getenv("BENCH_SAMPLE_S"));
+	while ((opt = getopt(argc, argv, "s:")) != -1) {
+		if (opt != 's') {
+			fprintf(stderr, "usage: %s [-s seconds-per-sample]\n", argv[0]);
+			return 2;
+		}
+		sample_s = atof(optarg);
+	}
+	if (sample_s <= 0)
+		sample_s = 0.25;
+
+	c.fd = open_card("i915");
+	if (c.fd < 0) {
+		printf("FAIL: no i915 card node in /dev/dri\n");
+		return 1;
+	}
+	c.vfd = open_card("vgem");
+	id = gem_getparam(c.fd, I915_PARAM_CHIPSET_ID);
+	uname(&u);
+	printf("== i915 sim=0x%04x (%s, gen %d) ==\n", id, gpu_name(id),
+	       gem_gen(c.fd));
+	printf("kernel %s, %ld CPUs.  Each line: median of %d samples of ~%.2f s;\n"
+	       "a ratio is the median of %d ratios, each sample against a sample of\n"
+	       "the reference run just before it; spread = (max - min) / median.\n",
+	       u.release, sysconf(_SC_NPROCESSORS_ONLN), SAMPLES, sample_s,
+	       SAMPLES);
+	if (c.vfd < 0)
+		printf("(no vgem node in /dev/dri: the vgem lines are left out)\n");
+	printf("  %-46s %12s %7s  %-27s %5s\n", "", "absolute", "ratio",
+	       "ratio to", "spread");
+
+	bench_refs(&c, &r);
+	bench_ioctls(&c, &r);
+	bench_create(&c, &r);
+	heading("copies (ratio: MB/s / memcpy's MB/s of the same size)");
+	bench_copy_size(&c, MIB, "1 MiB", &r.memcpy_1m, "memcpy 1 MiB");
+	bench_copy_size(&c, 64 * KIB, "64 KiB", &r.memcpy_64k,
+			"memcpy 64 KiB");
+	bench_mmap(&c, &r);
+	bench_exec(&c, &r);
+
+	check(gem_wait_object_count(c.fd, 0) == 0,
+	      "i915_gem_objects: objects left at the end");
+	if (c.vfd >= 0)
+		close(c.vfd);
+	close(c.fd);
+	printf("%s\n", failures ?
+	       "bench: FAILED (the numbers above are not to be trusted)" :
+	       "bench: every result checked");
+	return failures ? 1 : 0;
+}

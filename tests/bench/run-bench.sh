@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/bench/run-bench.sh - the guest program of `make bench` (busybox
+# sh; scripts/bench.sh hands it to scripts/vm/run.sh --script, which
+# makes it /run-suite.sh in the VM).
+#
+# Loads vgem (the reference GEM driver) from /bench/mod/NN-<name>.ko in
+# that order, skipping modules already loaded, then for each simulated GPU
+# in $SIMS: insmod i915.ko sim=SIM, run /tests/gem_bench, rmmod.  Results
+# go to fd 3 as for the suite:
+#   RESULT bench@SIM PASS|FAIL [why]
+# FAIL when the client exits non-zero (a result it could not verify), or
+# when the kernel log gained a warning.  Every client's table is
+# collected in /out/bench.txt, which scripts/vm/run.sh --outdir brings
+# back to the host.
+#
+# /etc/bench.conf may set SIMS, BENCH_SAMPLE_S (seconds per sample),
+# BENCH_TIMEOUT (seconds per client, default 900), I915_ARGS.
+
+[ -r /etc/bench.conf ] && . /etc/bench.conf
+SIMS=${SIMS:-"0x2772 0x2a42"}
+BENCH_TIMEOUT=${BENCH_TIMEOUT:-900}
+I915_ARGS=${I915_ARGS:-}
+BIN=/tests/gem_bench
+OUT=/out/bench.txt
+export BENCH_SAMPLE_S
+
+# what in the kernel log fails a run (as tests/run-suite.sh)
+BAD='WARNING:|\bBUG\b|Oops|lockdep|possible circular|hung task|blocked for more than|general protection|KASAN|UBSAN|list_add corruption|list_del corruption|refcount_t|Call Trace'
+
+[ -e /proc/self/fd/3 ] || exec 3>/dev/null
+
+emit() {
+	echo "$*"
+	echo "$*" >&3
+}
+
+log_clean() {
+	local chunk
+	chunk=$(dmesg -c)
+	echo "$chunk" | grep -Eq "$BAD" || return 0
+	echo "---- kernel log during $1 ----"
+	echo "$chunk"
+	echo "---- end of kernel log ----"
+	return 1
+}
+
+wait_for_i915() {
+	local i=0
+	while ! grep -qs '^DRIVER=i915$' /sys/class/drm/card*/device/uevent &&
+		[ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	grep -qs '^DRIVER=i915$' /sys/class/drm/card*/device/uevent
+}
+
+load_vgem() {
+	local ko name
+	for ko in /bench/mod/*.ko; do
+		[ -f "$ko" ] || continue
+		name=${ko##*/}
+		name=${name#*-}
+		name=${name%.ko}
+		[ -d "/sys/module/$name" ] && continue
+		insmod "$ko" || emit "BENCH-ERROR insmod $ko failed"
+	done
+	[ -d /sys/module/vgem ] || emit "BENCH-ERROR vgem is not loaded: the vgem lines will be missing"
+}
+
+run_sim() {
+	local sim=$1 why="" rc out
+	out=/tmp/bench-$sim.txt
+	# shellcheck disable=SC2086
+	if ! insmod /i915.ko sim="$sim" $I915_ARGS; then
+		emit "RESULT bench@$sim FAIL insmod failed"
+		return
+	fi
+	wait_for_i915 || why="no i915 card node after insmod"
+	log_clean "insmod@$sim" || why="${why:+$why; }kernel log"
+	if [ -z "$why" ]; then
+		echo "==== bench@$sim ===="
+		timeout -s KILL "$BENCH_TIMEOUT" "$BIN" </dev/null >"$out" 2>&1
+		rc=$?
+		cat "$out"
+		cat "$out" >>"$OUT"
+		echo >>"$OUT"
+		[ $rc = 0 ] || why="gem_bench exit $rc"
+	fi
+	rmmod i915 || why="${why:+$why; }rmmod failed"
+	log_clean "bench@$sim" || why="${why:+$why; }kernel log"
+	if [ -n "$why" ]; then
+		emit "RESULT bench@$sim FAIL $why"
+		echo "FAIL bench@$sim: $why" >>"$OUT"
+	else
+		emit "RESULT bench@$sim PASS"
+	fi
+}
+
+main() {
+	local sim
+	[ -x "$BIN" ] || { emit "BENCH-ERROR $BIN missing"; return 1; }
+	for sim in $SIMS; do echo "PLAN bench@$sim"; done >&3
+	log_clean boot || emit "BENCH-ERROR kernel log at boot"
+	load_vgem
+	log_clean "insmod vgem" || emit "BENCH-ERROR kernel log while loading vgem"
+	: >"$OUT"
+	for sim in $SIMS; do
+		run_sim "$sim"
+	done
+}
+
+main
