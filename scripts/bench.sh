@@ -69,10 +69,6 @@ add_module() {
 	*.ko.gz) gzip -dc "$f" >"$DIR/mod/$dest" ;;
 	*) die "unknown module format $f" ;;
 	esac
-	# executable: mkinitramfs.sh's add_extras fails (set -e) when the last
-	# --extra is not; it then runs ldd on it, which says "not a dynamic
-	# executable", and that is accepted
-	chmod 755 "$DIR/mod/$dest"
 	EXTRAS+=(--extra "$DIR/mod/$dest:/bench/mod/$dest")
 }
 

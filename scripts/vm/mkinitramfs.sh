@@ -177,7 +177,9 @@ add_extras() {
 	for e in ${EXTRAS[@]+"${EXTRAS[@]}"}; do
 		[ -e "${e%%:*}" ] || die "--extra ${e%%:*} missing"
 		put "${e%%:*}" "${e#*:}"
-		[ -x "${e%%:*}" ] && add_libs "${e%%:*}"
+		if [ -x "${e%%:*}" ]; then
+			add_libs "${e%%:*}"
+		fi
 	done
 }
 
