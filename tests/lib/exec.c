@@ -111,11 +111,11 @@ int __gem_execbuf_v1(int fd, struct drm_i915_gem_execbuffer *eb)
 
 int __gem_busy(int fd, uint32_t handle, uint32_t *busy)
 {
-	struct drm_i915_gem_busy b = { .handle = handle, .busy = 0xdeadbeef };
-	int ret = igt_ioctl(fd, DRM_IOCTL_I915_GEM_BUSY, &b);
+	uint32_t b = 0xdeadbeef;
+	int ret = __gem_handle_ioctl(fd, DRM_IOCTL_I915_GEM_BUSY, handle, &b);
 
 	if (!ret)
-		*busy = b.busy;
+		*busy = b;
 	return ret;
 }
 
@@ -178,9 +178,7 @@ uint64_t gem_pin(int fd, uint32_t handle, uint64_t alignment)
 
 int __gem_unpin(int fd, uint32_t handle)
 {
-	struct drm_i915_gem_unpin u = { .handle = handle };
-
-	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_UNPIN, &u);
+	return __gem_handle_ioctl(fd, DRM_IOCTL_I915_GEM_UNPIN, handle, NULL);
 }
 
 void gem_unpin(int fd, uint32_t handle)
@@ -205,7 +203,18 @@ int __gem_leavevt(int fd)
 	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_LEAVEVT, NULL);
 }
 
+/*
+ * The atexit() restorers below run only in the process that changed the
+ * setting: a forked child that exits must not undo it under its parent.
+ */
+static void restore_at_exit(void (*fn)(void), pid_t *owner)
+{
+	*owner = getpid();
+	atexit(fn);
+}
+
 static uint64_t restore_total;
+static pid_t restore_total_owner;
 
 static int restore_gtt(void)
 {
@@ -222,7 +231,8 @@ static void restore_gtt_at_exit(void)
 {
 	int fd;
 
-	if (!restore_total || !restore_gtt())
+	if (getpid() != restore_total_owner || !restore_total ||
+	    !restore_gtt())
 		return;
 	/*
 	 * A failed subtest may still hold pinned objects (GEM_INIT says
@@ -244,7 +254,7 @@ void gem_narrow_gtt(int fd, uint64_t start, uint64_t end)
 {
 	if (!restore_total) {
 		restore_total = gem_gtt_total(fd);
-		atexit(restore_gtt_at_exit);
+		restore_at_exit(restore_gtt_at_exit, &restore_total_owner);
 	}
 	igt_assert_ok(__gem_init(fd, start, end));
 }
@@ -343,6 +353,15 @@ void batch_end(struct batch *b)
 		batch_emit(b, MI_NOOP);
 }
 
+uint32_t bbe_create(int fd, uint32_t offset)
+{
+	const uint32_t bbe[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
+	uint32_t handle = gem_create(fd, PAGE_SZ);
+
+	gem_write(fd, handle, offset, bbe, sizeof(bbe));
+	return handle;
+}
+
 static void batch_reset(struct batch *b)
 {
 	b->len = 0;
@@ -351,6 +370,11 @@ static void batch_reset(struct batch *b)
 }
 
 int __batch_submit(struct batch *b, uint64_t flags)
+{
+	return __batch_submit_wr(b, flags, NULL);
+}
+
+int __batch_submit_wr(struct batch *b, uint64_t flags, uint64_t *rsvd2)
 {
 	struct drm_i915_gem_execbuffer2 eb = { 0 };
 	unsigned int i, n = b->nobj;
@@ -373,7 +397,13 @@ int __batch_submit(struct batch *b, uint64_t flags)
 	eb.buffer_count = n + 1;
 	eb.batch_len = batch_offset(b);
 	eb.flags = flags;
-	ret = __gem_execbuf(b->fd, &eb);
+	if (rsvd2) {
+		eb.rsvd2 = *rsvd2;
+		ret = __gem_execbuf_wr(b->fd, &eb);
+		*rsvd2 = eb.rsvd2;
+	} else {
+		ret = __gem_execbuf(b->fd, &eb);
+	}
 	if (!ret) {
 		for (i = 0; i < n; i++)
 			b->obj[i]->offset = b->exec[i].offset;
@@ -435,19 +465,57 @@ void batch_submit_sync(struct batch *b)
 /* ------------------------------------------------------------------ */
 /* commands */
 
+unsigned int cs_store_dword(int gen, uint32_t *cs, uint32_t addr,
+			    uint32_t value, uint32_t *addr_at)
+{
+	unsigned int n = 0;
+
+	if (gen >= 4) {
+		cs[n++] = MI_STORE_DWORD_IMM_GEN4 | MI_MEM_VIRTUAL;
+		cs[n++] = 0;
+	} else {
+		cs[n++] = MI_STORE_DWORD_IMM_GEN3 | MI_MEM_VIRTUAL;
+	}
+	*addr_at = n;
+	cs[n++] = addr;
+	cs[n++] = value;
+	return n;
+}
+
+unsigned int cs_end(uint32_t *cs, unsigned int n)
+{
+	cs[n++] = MI_BATCH_BUFFER_END;
+	if (n & 1)
+		cs[n++] = MI_NOOP;
+	return n;
+}
+
 void emit_store_dword(struct batch *b, struct bo *target, uint32_t offset,
 		      uint32_t value)
 {
 	const uint32_t dom = I915_GEM_DOMAIN_INSTRUCTION;
+	uint32_t cs[4], addr_at, i;
+	unsigned int n = cs_store_dword(b->gen, cs, 0, value, &addr_at);
 
-	if (b->gen >= 4) {
-		batch_emit(b, MI_STORE_DWORD_IMM_GEN4 | MI_MEM_VIRTUAL);
-		batch_emit(b, 0);
-	} else {
-		batch_emit(b, MI_STORE_DWORD_IMM_GEN3 | MI_MEM_VIRTUAL);
+	for (i = 0; i < n; i++) {
+		if (i == addr_at)
+			batch_reloc(b, target, offset, dom, dom);
+		else
+			batch_emit(b, cs[i]);
 	}
-	batch_reloc(b, target, offset, dom, dom);
-	batch_emit(b, value);
+}
+
+void emit_batch_start(struct batch *b, struct bo *target, uint32_t offset)
+{
+	if (b->gen >= 4) {
+		batch_emit(b, MI_BATCH_BUFFER_START | MI_BATCH_GTT |
+			      MI_BATCH_NON_SECURE_I965);
+		batch_reloc(b, target, offset, I915_GEM_DOMAIN_COMMAND, 0);
+	} else {
+		batch_emit(b, MI_BATCH_BUFFER_START | MI_BATCH_GTT);
+		batch_reloc(b, target, offset | MI_BATCH_NON_SECURE,
+			    I915_GEM_DOMAIN_COMMAND, 0);
+	}
 }
 
 static uint32_t blt_write_bits(int cpp)
@@ -460,14 +528,20 @@ static uint32_t xy(int x, int y)
 	return (uint32_t)y << 16 | (uint16_t)x;
 }
 
+/* the first two dwords of every blit: the command, then BR13 */
+static void emit_blt_header(struct batch *b, uint32_t cmd, uint8_t rop,
+			    const struct surf *dst)
+{
+	batch_emit(b, cmd | blt_write_bits(dst->cpp));
+	batch_emit(b, BR13_ROP(rop) | br13_depth(dst->cpp) | dst->pitch);
+}
+
 void emit_xy_fill(struct batch *b, const struct surf *dst, int x, int y,
 		  int w, int h, uint32_t color)
 {
 	const uint32_t dom = I915_GEM_DOMAIN_RENDER;
 
-	batch_emit(b, XY_COLOR_BLT | blt_write_bits(dst->cpp));
-	batch_emit(b, BR13_ROP(ROP_PATCOPY) | br13_depth(dst->cpp) |
-		      dst->pitch);
+	emit_blt_header(b, XY_COLOR_BLT, ROP_PATCOPY, dst);
 	batch_emit(b, xy(x, y));
 	batch_emit(b, xy(x + w, y + h));
 	batch_reloc(b, dst->bo, 0, dom, dom);
@@ -480,9 +554,7 @@ void emit_xy_copy(struct batch *b, const struct surf *dst, int dx, int dy,
 	const uint32_t dom = I915_GEM_DOMAIN_RENDER;
 
 	igt_assert_eq(dst->cpp, src->cpp);
-	batch_emit(b, XY_SRC_COPY_BLT | blt_write_bits(dst->cpp));
-	batch_emit(b, BR13_ROP(ROP_SRCCOPY) | br13_depth(dst->cpp) |
-		      dst->pitch);
+	emit_blt_header(b, XY_SRC_COPY_BLT, ROP_SRCCOPY, dst);
 	batch_emit(b, xy(dx, dy));
 	batch_emit(b, xy(dx + w, dy + h));
 	batch_reloc(b, dst->bo, 0, dom, dom);
@@ -496,9 +568,7 @@ void emit_color_blt(struct batch *b, const struct surf *dst, int x, int y,
 {
 	const uint32_t dom = I915_GEM_DOMAIN_RENDER;
 
-	batch_emit(b, COLOR_BLT | blt_write_bits(dst->cpp));
-	batch_emit(b, BR13_ROP(ROP_PATCOPY) | br13_depth(dst->cpp) |
-		      dst->pitch);
+	emit_blt_header(b, COLOR_BLT, ROP_PATCOPY, dst);
 	batch_emit(b, (uint32_t)h << 16 | (uint32_t)(w * dst->cpp));
 	batch_reloc(b, dst->bo, y * dst->pitch + x * dst->cpp, dom, dom);
 	batch_emit(b, color);
@@ -511,9 +581,7 @@ void emit_src_copy_blt(struct batch *b, const struct surf *dst, int dx,
 	const uint32_t dom = I915_GEM_DOMAIN_RENDER;
 
 	igt_assert_eq(dst->cpp, src->cpp);
-	batch_emit(b, SRC_COPY_BLT | blt_write_bits(dst->cpp));
-	batch_emit(b, BR13_ROP(ROP_SRCCOPY) | br13_depth(dst->cpp) |
-		      dst->pitch);
+	emit_blt_header(b, SRC_COPY_BLT, ROP_SRCCOPY, dst);
 	batch_emit(b, (uint32_t)h << 16 | (uint32_t)(w * dst->cpp));
 	batch_reloc(b, dst->bo, dy * dst->pitch + dx * dst->cpp, dom, dom);
 	batch_emit(b, src->pitch);
@@ -639,6 +707,7 @@ void check_surface_at(const char *file, int line, int fd, uint32_t handle,
 #define SIM_DEBUGFS "/sys/kernel/debug/i915_sim"
 
 static long saved_delay = -1;
+static pid_t saved_delay_owner;
 
 static long read_param(const char *path)
 {
@@ -678,7 +747,7 @@ bool sim_has_cmd_delay(void)
 
 static void restore_delay(void)
 {
-	if (saved_delay >= 0)
+	if (getpid() == saved_delay_owner && saved_delay >= 0)
 		write_param(SIM_DELAY_PARAM, saved_delay);
 }
 
@@ -689,7 +758,7 @@ void sim_set_cmd_delay(unsigned int us)
 	if (saved_delay < 0) {
 		saved_delay = read_param(SIM_DELAY_PARAM);
 		igt_assert(saved_delay >= 0);
-		atexit(restore_delay);
+		restore_at_exit(restore_delay, &saved_delay_owner);
 	}
 	igt_assert_ok(write_param(SIM_DELAY_PARAM, us));
 }
@@ -697,10 +766,11 @@ void sim_set_cmd_delay(unsigned int us)
 #define HANGCHECK_PARAM "/sys/module/i915/parameters/hangcheck_ms"
 
 static long saved_hangcheck = -1;
+static pid_t saved_hangcheck_owner;
 
 static void restore_hangcheck(void)
 {
-	if (saved_hangcheck >= 0)
+	if (getpid() == saved_hangcheck_owner && saved_hangcheck >= 0)
 		write_param(HANGCHECK_PARAM, saved_hangcheck);
 }
 
@@ -711,25 +781,23 @@ void gem_set_hangcheck_ms(unsigned int ms)
 	if (saved_hangcheck < 0) {
 		saved_hangcheck = read_param(HANGCHECK_PARAM);
 		igt_assert(saved_hangcheck >= 0);
-		atexit(restore_hangcheck);
+		restore_at_exit(restore_hangcheck, &saved_hangcheck_owner);
 	}
 	igt_assert_ok(write_param(HANGCHECK_PARAM, ms));
 }
 
 bool gem_is_wedged(int fd)
 {
-	const uint32_t bbe[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
 	struct drm_i915_gem_exec_object2 obj = {
-		.handle = gem_create(fd, PAGE_SZ),
+		.handle = bbe_create(fd, 0),
 	};
 	struct drm_i915_gem_execbuffer2 eb = {
 		.buffers_ptr = to_user_pointer(&obj),
 		.buffer_count = 1,
-		.batch_len = sizeof(bbe),
+		.batch_len = 8,
 	};
 	int ret;
 
-	gem_write(fd, obj.handle, 0, bbe, sizeof(bbe));
 	ret = __gem_execbuf(fd, &eb);
 	if (!ret) {
 		int64_t timeout = 10ll * 1000 * 1000 * 1000;
@@ -740,6 +808,41 @@ bool gem_is_wedged(int fd)
 	igt_assert_f(ret == 0 || ret == -EIO, "an empty batch: %s",
 		     igt_errname(ret));
 	return ret == -EIO;
+}
+
+int gem_wedged_debugfs(int fd)
+{
+	char buf[16];
+	int ret = igt_debugfs_read(fd, "i915_wedged", buf, sizeof(buf));
+
+	igt_assert_f(ret > 0, "reading i915_wedged: %s", igt_errname(ret));
+	igt_assert_f(buf[0] == '0' || buf[0] == '1',
+		     "i915_wedged reads \"%s\"", buf);
+	return buf[0] - '0';
+}
+
+void gem_unwedge(int fd)
+{
+	struct batch *b;
+	struct bo dst;
+	struct surf s;
+	struct ref r;
+
+	igt_assert_ok(igt_debugfs_write(fd, "i915_wedged", "0"));
+	igt_assert_eq(gem_wedged_debugfs(fd), 0);
+	igt_assert(!gem_is_wedged(fd));
+	/* the blitter draws again */
+	b = batch_new(fd);
+	bo_init(&dst, fd, PAGE_SZ);
+	s = (struct surf){ &dst, 256, 4, 64, 16 };
+	ref_init(&r, &s, dst.size);
+	emit_xy_fill(b, &s, 0, 0, 64, 16, 0x12345678);
+	ref_fill(&r, 0, 0, 64, 16, 0x12345678);
+	batch_submit(b);
+	check_surface(fd, dst.handle, &r, "a fill after unwedging");
+	ref_fini(&r);
+	bo_fini(&dst, fd);
+	batch_free(b);
 }
 
 long long sim_reg(const char *name)

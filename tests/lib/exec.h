@@ -169,12 +169,16 @@ void batch_reloc(struct batch *b, struct bo *target, uint32_t delta,
 void batch_add(struct batch *b, struct bo *target);
 /* MI_BATCH_BUFFER_END, padded with MI_NOOP to a multiple of 8 bytes */
 void batch_end(struct batch *b);
+/* a new 4 KiB object holding MI_BATCH_BUFFER_END at byte @offset */
+uint32_t bbe_create(int fd, uint32_t offset);
 /*
  * End, write and execute the batch with @flags (EXECBUFFER2); on
  * success every bo's offset is updated from the write-back.
  * Returns 0 or -errno and starts a new batch either way.
  */
 int __batch_submit(struct batch *b, uint64_t flags);
+/* the same with EXECBUFFER2_WR: *@rsvd2 in (FENCE_IN) and out (FENCE_OUT) */
+int __batch_submit_wr(struct batch *b, uint64_t flags, uint64_t *rsvd2);
 void batch_submit(struct batch *b);
 /*
  * The same through the design's EXECBUFFER (v1): no flags, and the
@@ -191,6 +195,23 @@ void batch_submit_sync(struct batch *b);
 /* MI_STORE_DWORD_IMM of @value at @target + @offset (gen3/gen4 form) */
 void emit_store_dword(struct batch *b, struct bo *target, uint32_t offset,
 		      uint32_t value);
+/*
+ * MI_BATCH_BUFFER_START (GTT, non-secure, in the gen3 or gen4 form) to
+ * @target + @offset: the batch goes on there and does not come back.
+ */
+void emit_batch_start(struct batch *b, struct bo *target, uint32_t offset);
+
+/*
+ * The same store written by hand, for tests that build their own exec
+ * lists and relocations: the command for GTT address @addr at @cs, its
+ * length in dwords returned and the index of the address dword (where
+ * a relocation goes) in *@addr_at.  cs_end() appends
+ * MI_BATCH_BUFFER_END (and a MI_NOOP to an even count) at @cs[@n] and
+ * returns the new count.
+ */
+unsigned int cs_store_dword(int gen, uint32_t *cs, uint32_t addr,
+			    uint32_t value, uint32_t *addr_at);
+unsigned int cs_end(uint32_t *cs, unsigned int n);
 
 /* a surface: @bo seen as @width x @height pixels of @cpp bytes */
 struct surf {
@@ -266,6 +287,14 @@ void sim_set_cmd_delay(unsigned int us);
 void gem_set_hangcheck_ms(unsigned int ms);
 /* an empty batch fails with EIO: the device is wedged */
 bool gem_is_wedged(int fd);
+/* debugfs i915_wedged: 1 while the driver holds the GPU for hung, else 0 */
+int gem_wedged_debugfs(int fd);
+/*
+ * Write debugfs i915_wedged, which restarts the idle ring of a wedged
+ * device, and assert that it worked: i915_wedged reads 0, an empty batch
+ * runs and a blit (XY_COLOR_BLT) lands.
+ */
+void gem_unwedge(int fd);
 
 /*
  * A register of the model as /sys/kernel/debug/i915_sim/regs lists it

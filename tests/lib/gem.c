@@ -43,11 +43,42 @@ uint32_t gem_create(int fd, uint64_t size)
 	return handle;
 }
 
+/*
+ * The ioctls whose argument is one handle and one more 32-bit word
+ * (struct drm_gem_close, drm_i915_gem_unpin, _busy, _caching; the
+ * kernel copies only the size the request encodes, so 4-byte
+ * drm_i915_gem_sw_finish fits too): the word in @value goes in, and
+ * comes back in it.
+ */
+struct handle_arg {
+	uint32_t handle;
+	uint32_t value;
+};
+
+int __gem_handle_ioctl(int fd, unsigned long request, uint32_t handle,
+		       uint32_t *value)
+{
+	struct handle_arg arg = { .handle = handle, .value = value ? *value : 0 };
+	int ret = igt_ioctl(fd, request, &arg);
+
+	if (!ret && value)
+		*value = arg.value;
+	return ret;
+}
+
+_Static_assert(sizeof(struct drm_gem_close) == sizeof(struct handle_arg) &&
+	       sizeof(struct drm_i915_gem_unpin) == sizeof(struct handle_arg) &&
+	       sizeof(struct drm_i915_gem_busy) == sizeof(struct handle_arg) &&
+	       sizeof(struct drm_i915_gem_caching) == sizeof(struct handle_arg) &&
+	       offsetof(struct drm_i915_gem_busy, busy) ==
+	       offsetof(struct handle_arg, value) &&
+	       offsetof(struct drm_i915_gem_caching, caching) ==
+	       offsetof(struct handle_arg, value),
+	       "not a handle and a 32-bit value");
+
 int __gem_close(int fd, uint32_t handle)
 {
-	struct drm_gem_close c = { .handle = handle };
-
-	return igt_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+	return __gem_handle_ioctl(fd, DRM_IOCTL_GEM_CLOSE, handle, NULL);
 }
 
 void gem_close(int fd, uint32_t handle)
@@ -96,8 +127,17 @@ uint32_t gem_open(int fd, uint32_t name)
 	return handle;
 }
 
-int __gem_read(int fd, uint32_t handle, uint64_t offset, void *buf,
-	       uint64_t len)
+/* struct drm_i915_gem_pread and _pwrite are the same five fields */
+_Static_assert(sizeof(struct drm_i915_gem_pread) ==
+	       sizeof(struct drm_i915_gem_pwrite) &&
+	       offsetof(struct drm_i915_gem_pread, data_ptr) ==
+	       offsetof(struct drm_i915_gem_pwrite, data_ptr) &&
+	       offsetof(struct drm_i915_gem_pread, size) ==
+	       offsetof(struct drm_i915_gem_pwrite, size),
+	       "PREAD and PWRITE arguments differ");
+
+int __gem_rw(int fd, bool write, uint32_t handle, uint64_t offset,
+	     const void *buf, uint64_t len)
 {
 	struct drm_i915_gem_pread p = {
 		.handle = handle,
@@ -106,7 +146,14 @@ int __gem_read(int fd, uint32_t handle, uint64_t offset, void *buf,
 		.data_ptr = to_user_pointer(buf),
 	};
 
-	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_PREAD, &p);
+	return igt_ioctl(fd, write ? DRM_IOCTL_I915_GEM_PWRITE :
+				     DRM_IOCTL_I915_GEM_PREAD, &p);
+}
+
+int __gem_read(int fd, uint32_t handle, uint64_t offset, void *buf,
+	       uint64_t len)
+{
+	return __gem_rw(fd, false, handle, offset, buf, len);
 }
 
 void gem_read(int fd, uint32_t handle, uint64_t offset, void *buf,
@@ -118,14 +165,7 @@ void gem_read(int fd, uint32_t handle, uint64_t offset, void *buf,
 int __gem_write(int fd, uint32_t handle, uint64_t offset, const void *buf,
 		uint64_t len)
 {
-	struct drm_i915_gem_pwrite p = {
-		.handle = handle,
-		.offset = offset,
-		.size = len,
-		.data_ptr = to_user_pointer(buf),
-	};
-
-	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_PWRITE, &p);
+	return __gem_rw(fd, true, handle, offset, buf, len);
 }
 
 void gem_write(int fd, uint32_t handle, uint64_t offset, const void *buf,
@@ -180,27 +220,24 @@ void gem_set_domain(int fd, uint32_t handle, uint32_t read, uint32_t write)
 
 int __gem_sw_finish(int fd, uint32_t handle)
 {
-	struct drm_i915_gem_sw_finish f = { .handle = handle };
-
-	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_SW_FINISH, &f);
+	return __gem_handle_ioctl(fd, DRM_IOCTL_I915_GEM_SW_FINISH, handle,
+				  NULL);
 }
 
 int __gem_set_caching(int fd, uint32_t handle, uint32_t caching)
 {
-	struct drm_i915_gem_caching c = { .handle = handle,
-					  .caching = caching };
-
-	return igt_ioctl(fd, DRM_IOCTL_I915_GEM_SET_CACHING, &c);
+	return __gem_handle_ioctl(fd, DRM_IOCTL_I915_GEM_SET_CACHING, handle,
+				  &caching);
 }
 
 int __gem_get_caching(int fd, uint32_t handle, uint32_t *caching)
 {
-	struct drm_i915_gem_caching c = { .handle = handle,
-					  .caching = 0xdeadbeef };
-	int ret = igt_ioctl(fd, DRM_IOCTL_I915_GEM_GET_CACHING, &c);
+	uint32_t c = 0xdeadbeef;
+	int ret = __gem_handle_ioctl(fd, DRM_IOCTL_I915_GEM_GET_CACHING,
+				     handle, &c);
 
 	if (!ret)
-		*caching = c.caching;
+		*caching = c;
 	return ret;
 }
 

@@ -20,6 +20,14 @@ static inline void *from_user_pointer(uint64_t u)
 	return (void *)(uintptr_t)u;
 }
 
+/*
+ * An ioctl whose argument is a handle and one 32-bit word (GEM_CLOSE,
+ * SW_FINISH, SET/GET_CACHING, BUSY, UNPIN): *@value (0 if NULL) goes in
+ * and, on success, the kernel's word comes back in it.
+ */
+int __gem_handle_ioctl(int fd, unsigned long request, uint32_t handle,
+		       uint32_t *value);
+
 /* GETPARAM */
 int __gem_getparam(int fd, int param, int *value);
 int gem_getparam(int fd, int param);
@@ -38,7 +46,9 @@ uint32_t gem_flink(int fd, uint32_t handle);
 int __gem_open(int fd, uint32_t name, uint32_t *handle, uint64_t *size);
 uint32_t gem_open(int fd, uint32_t name);
 
-/* PREAD, PWRITE */
+/* PREAD, PWRITE; __gem_rw() is either, for code that tests both */
+int __gem_rw(int fd, bool write, uint32_t handle, uint64_t offset,
+	     const void *buf, uint64_t len);
 int __gem_read(int fd, uint32_t handle, uint64_t offset, void *buf,
 	       uint64_t len);
 void gem_read(int fd, uint32_t handle, uint64_t offset, void *buf,
