@@ -8,10 +8,13 @@
  *
  * Each subtest starts from a good exec (a batch storing a magic value
  * into a target through one relocation), breaks one thing, and checks
- * the errno, that the store did not happen, and at the end that the
- * good exec still works and no object was leaked.
+ * the errno and that the rejected exec changed nothing: the store did
+ * not happen, the batch was not patched, no offset was written back to
+ * the relocations or the exec list.  At the end the good exec still
+ * works and no object was leaked.
  */
 #include <limits.h>
+#include <stdarg.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -25,6 +28,7 @@
 struct probe {
 	int fd, gen;
 	uint32_t target, batch, len, addr_at;
+	uint32_t cs[8];		/* what the batch object holds */
 	struct drm_i915_gem_relocation_entry reloc[2];
 	struct drm_i915_gem_exec_object2 obj[3];
 	struct drm_i915_gem_execbuffer2 eb;
@@ -34,22 +38,12 @@ struct probe {
 /* the good request: store MAGIC into target dword 0 */
 static void probe_reset(struct probe *p)
 {
-	uint32_t cs[8], n = 0;
+	uint32_t addr_at;
+	unsigned int n = cs_store_dword(p->gen, p->cs, 0, MAGIC, &addr_at);
 
-	if (p->gen >= 4) {
-		cs[n++] = MI_STORE_DWORD_IMM_GEN4 | MI_MEM_VIRTUAL;
-		cs[n++] = 0;
-	} else {
-		cs[n++] = MI_STORE_DWORD_IMM_GEN3 | MI_MEM_VIRTUAL;
-	}
-	p->addr_at = 4 * n;
-	cs[n++] = 0;
-	cs[n++] = MAGIC;
-	cs[n++] = MI_BATCH_BUFFER_END;
-	if (n & 1)
-		cs[n++] = MI_NOOP;
-	p->len = 4 * n;
-	gem_write(p->fd, p->batch, 0, cs, p->len);
+	p->addr_at = 4 * addr_at;
+	p->len = 4 * cs_end(p->cs, n);
+	gem_write(p->fd, p->batch, 0, p->cs, p->len);
 
 	memset(p->reloc, 0, sizeof(p->reloc));
 	p->reloc[0].target_handle = p->target;
@@ -68,17 +62,23 @@ static void probe_reset(struct probe *p)
 	p->eb.batch_len = p->len;
 }
 
-static void probe_init(struct probe *p)
+/* the good request on @fd (which the probe closes at the end) */
+static void probe_init_fd(struct probe *p, int fd)
 {
 	long long bytes;
 
 	memset(p, 0, sizeof(*p));
-	p->fd = drm_open_driver();
+	p->fd = fd;
 	p->gen = gem_gen(p->fd);
 	igt_gem_objects(p->fd, &p->objects, &bytes);
 	p->target = gem_create(p->fd, PAGE_SZ);
 	p->batch = gem_create(p->fd, PAGE_SZ);
 	probe_reset(p);
+}
+
+static void probe_init(struct probe *p)
+{
+	probe_init_fd(p, drm_open_driver());
 }
 
 static uint32_t target_dw0(struct probe *p)
@@ -89,21 +89,68 @@ static uint32_t target_dw0(struct probe *p)
 	return v;
 }
 
-/* the request as it stands fails with @err, and nothing ran */
-#define probe_expect(p, err, ...) do { \
-	int __ret = __gem_execbuf((p)->fd, &(p)->eb); \
-	if (__ret != (err)) \
-		igt_info(__VA_ARGS__); \
-	igt_assert_err(__ret, err); \
-	igt_assert_eq_u64(target_dw0(p), 0); \
+/*
+ * The request as it stands fails with @err and changes nothing: the
+ * store did not run, the batch was not patched, and neither the
+ * relocation entries nor the exec objects were written back.
+ */
+#define probe_expect(p, err, ...) \
+	probe_expect_at(__LINE__, p, err, __VA_ARGS__)
+
+static void __attribute__((format(printf, 4, 5)))
+probe_expect_at(int line, struct probe *p, int err, const char *fmt, ...)
+{
+	struct drm_i915_gem_relocation_entry reloc[2];
+	struct drm_i915_gem_exec_object2 obj[3];
+	uint32_t cs[8], v;
+	char what[128];
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	memcpy(reloc, p->reloc, sizeof(reloc));
+	memcpy(obj, p->obj, sizeof(obj));
+	ret = __gem_execbuf(p->fd, &p->eb);
+	if (ret != err)
+		igt_fail_at(__FILE__, line,
+			    "%s: EXECBUFFER2 returned %d (%s), expected %d (%s)",
+			    what, ret, igt_errname(ret), err, igt_errname(err));
+	v = target_dw0(p);
+	if (v)
+		igt_fail_at(__FILE__, line, "%s: the store ran (%#x)", what, v);
+	gem_read(p->fd, p->batch, 0, cs, p->len);
+	igt_assert_mem_at(__FILE__, line, cs, p->cs, p->len,
+			  "%s: the batch", what);
+	igt_assert_mem_at(__FILE__, line, p->reloc, reloc, sizeof(reloc),
+			  "%s: the relocation entries", what);
+	igt_assert_mem_at(__FILE__, line, p->obj, obj, sizeof(obj),
+			  "%s: the exec objects", what);
+}
+
+/* each value of the array @vals in turn in @lvalue: refused with @err */
+#define probe_expect_each(p, lvalue, vals, err) do { \
+	size_t __i; \
+	for (__i = 0; __i < ARRAY_SIZE(vals); __i++) { \
+		(lvalue) = (vals)[__i]; \
+		probe_expect(p, err, "%s = %#llx", #lvalue, \
+			     (unsigned long long)(vals)[__i]); \
+	} \
 } while (0)
 
-/* the good request works after all that, and nothing leaked */
-static void probe_fini(struct probe *p)
+/* the good request works after all that */
+static void probe_good(struct probe *p)
 {
 	probe_reset(p);
 	gem_execbuf(p->fd, &p->eb);
 	igt_assert_eq_u64(target_dw0(p), MAGIC);
+}
+
+/* ... and nothing leaked */
+static void probe_fini(struct probe *p)
+{
+	probe_good(p);
 	gem_close(p->fd, p->target);
 	gem_close(p->fd, p->batch);
 	igt_assert_eq(gem_wait_object_count(p->fd, p->objects), p->objects);
@@ -118,6 +165,48 @@ static void *bad_ptr(void)
 
 	igt_assert(p != MAP_FAILED);
 	return p;
+}
+
+/* a relocation's read and write domains */
+struct domains {
+	uint32_t read, write;
+};
+
+/* each pair of domains of @bad on the store's relocation: EINVAL */
+static void expect_domains_refused(const struct domains *bad, size_t n)
+{
+	struct probe p;
+	size_t i;
+
+	probe_init(&p);
+	for (i = 0; i < n; i++) {
+		p.reloc[0].read_domains = bad[i].read;
+		p.reloc[0].write_domain = bad[i].write;
+		probe_expect(&p, -EINVAL, "read %#x write %#x", bad[i].read,
+			     bad[i].write);
+	}
+	probe_fini(&p);
+}
+
+/* batch_start_offset and batch_len */
+struct range {
+	uint32_t start, len;
+};
+
+/* each batch range of @bad: EINVAL */
+static void expect_batch_ranges_refused(const struct range *bad, size_t n)
+{
+	struct probe p;
+	size_t i;
+
+	probe_init(&p);
+	for (i = 0; i < n; i++) {
+		p.eb.batch_start_offset = bad[i].start;
+		p.eb.batch_len = bad[i].len;
+		probe_expect(&p, -EINVAL, "start %#x len %#x", bad[i].start,
+			     bad[i].len);
+	}
+	probe_fini(&p);
 }
 
 /* ------------------------------------------------------------------ */
@@ -146,13 +235,9 @@ static void subtest_buffer_count_huge(void)
 		UINT32_MAX, (uint32_t)INT_MAX + 1, UINT32_MAX / 2 + 7,
 	};
 	struct probe p;
-	size_t i;
 
 	probe_init(&p);
-	for (i = 0; i < ARRAY_SIZE(counts); i++) {
-		p.eb.buffer_count = counts[i];
-		probe_expect(&p, -EINVAL, "buffer_count %#x", counts[i]);
-	}
+	probe_expect_each(&p, p.eb.buffer_count, counts, -EINVAL);
 	probe_fini(&p);
 }
 
@@ -164,6 +249,8 @@ static void subtest_buffers_ptr_bad(void)
 	probe_init(&p);
 	p.eb.buffers_ptr = 0;
 	probe_expect(&p, -EFAULT, "buffers_ptr NULL");
+	p.eb.buffers_ptr = 8;
+	probe_expect(&p, -EFAULT, "buffers_ptr 8");
 	p.eb.buffers_ptr = to_user_pointer(bad_ptr());
 	probe_expect(&p, -EFAULT, "buffers_ptr unmapped");
 	p.eb.buffers_ptr = -4096ull;
@@ -187,6 +274,8 @@ static void subtest_relocs_ptr_bad(void)
 	probe_init(&p);
 	p.obj[1].relocs_ptr = 0;
 	probe_expect(&p, -EFAULT, "relocs_ptr NULL");
+	p.obj[1].relocs_ptr = 8;
+	probe_expect(&p, -EFAULT, "relocs_ptr 8");
 	p.obj[1].relocs_ptr = to_user_pointer(bad_ptr());
 	probe_expect(&p, -EFAULT, "relocs_ptr unmapped");
 	p.obj[1].relocs_ptr = -4096ull;
@@ -197,13 +286,13 @@ static void subtest_relocs_ptr_bad(void)
 /* upstream: a valid pointer and a count beyond it faults */
 static void subtest_relocation_count_huge(void)
 {
+	static const uint32_t counts[] = {
+		UINT32_MAX, INT32_MAX, 1 << 26,	/* 2 GiB of entries */
+	};
 	struct probe p;
 
 	probe_init(&p);
-	p.obj[1].relocation_count = UINT32_MAX;
-	probe_expect(&p, -EFAULT, "relocation_count %#x", UINT32_MAX);
-	p.obj[1].relocation_count = 1 << 26;	/* 2 GiB of entries */
-	probe_expect(&p, -EFAULT, "relocation_count %#x", 1 << 26);
+	probe_expect_each(&p, p.obj[1].relocation_count, counts, -EFAULT);
 	probe_fini(&p);
 }
 
@@ -249,14 +338,12 @@ static void subtest_reloc_target_not_in_list(void)
 
 static void subtest_reloc_lut_index_bad(void)
 {
+	static const uint32_t bad[] = { 2 /* == count */, ~0u };
 	struct probe p;
 
 	probe_init(&p);
 	p.eb.flags = I915_EXEC_HANDLE_LUT;
-	p.reloc[0].target_handle = 2;
-	probe_expect(&p, -ENOENT, "LUT index == count");
-	p.reloc[0].target_handle = ~0u;
-	probe_expect(&p, -ENOENT, "LUT index ~0");
+	probe_expect_each(&p, p.reloc[0].target_handle, bad, -ENOENT);
 	probe_fini(&p);
 }
 
@@ -268,14 +355,9 @@ static void subtest_reloc_offset_out_of_bounds(void)
 		-4ull,
 	};
 	struct probe p;
-	size_t i;
 
 	probe_init(&p);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		p.reloc[0].offset = bad[i];
-		probe_expect(&p, -EINVAL, "reloc offset %#llx",
-			     (unsigned long long)bad[i]);
-	}
+	probe_expect_each(&p, p.reloc[0].offset, bad, -EINVAL);
 	probe_fini(&p);
 }
 
@@ -310,13 +392,11 @@ static void subtest_reloc_offset_last_dword(void)
 /* one relocation naming two write domains */
 static void subtest_reloc_two_write_domains(void)
 {
-	struct probe p;
+	static const struct domains bad[] = {
+		{ RENDER | SAMPLER, RENDER | SAMPLER },
+	};
 
-	probe_init(&p);
-	p.reloc[0].read_domains = RENDER | SAMPLER;
-	p.reloc[0].write_domain = RENDER | SAMPLER;
-	probe_expect(&p, -EINVAL, "write RENDER|SAMPLER");
-	probe_fini(&p);
+	expect_domains_refused(bad, ARRAY_SIZE(bad));
 }
 
 /* two relocations writing one target in different domains */
@@ -340,12 +420,12 @@ static void subtest_reloc_conflicting_write_domains(void)
  */
 static void subtest_reloc_domains_accepted(void)
 {
-	static const struct { uint32_t r0, w0, r1, w1; } ok[] = {
-		{ INSTR, INSTR, 0, 0 },
-		{ INSTR, INSTR, INSTR, INSTR },
-		{ INSTR, INSTR, SAMPLER, 0 },
-		{ INSTR | SAMPLER, INSTR, RENDER | SAMPLER, 0 },
-		{ 0, 0, INSTR, INSTR },
+	static const struct { struct domains d0, d1; } ok[] = {
+		{ { INSTR, INSTR }, { 0, 0 } },
+		{ { INSTR, INSTR }, { INSTR, INSTR } },
+		{ { INSTR, INSTR }, { SAMPLER, 0 } },
+		{ { INSTR | SAMPLER, INSTR }, { RENDER | SAMPLER, 0 } },
+		{ { 0, 0 }, { INSTR, INSTR } },
 	};
 	struct probe p;
 	size_t i;
@@ -354,17 +434,18 @@ static void subtest_reloc_domains_accepted(void)
 	for (i = 0; i < ARRAY_SIZE(ok); i++) {
 		int ret;
 
-		p.reloc[0].read_domains = ok[i].r0;
-		p.reloc[0].write_domain = ok[i].w0;
+		p.reloc[0].read_domains = ok[i].d0.read;
+		p.reloc[0].write_domain = ok[i].d0.write;
 		p.reloc[1] = p.reloc[0];
 		p.reloc[1].offset = p.len;	/* after the end */
-		p.reloc[1].read_domains = ok[i].r1;
-		p.reloc[1].write_domain = ok[i].w1;
+		p.reloc[1].read_domains = ok[i].d1.read;
+		p.reloc[1].write_domain = ok[i].d1.write;
 		p.obj[1].relocation_count = 2;
 		ret = __gem_execbuf(p.fd, &p.eb);
 		if (ret)
 			igt_info("read %#x write %#x, then read %#x write %#x",
-				 ok[i].r0, ok[i].w0, ok[i].r1, ok[i].w1);
+				 ok[i].d0.read, ok[i].d0.write, ok[i].d1.read,
+				 ok[i].d1.write);
 		igt_assert_ok(ret);
 		igt_assert_eq_u64(target_dw0(&p), MAGIC);
 		gem_write(p.fd, p.target, 0, &(uint32_t){ 0 }, 4);
@@ -376,44 +457,43 @@ static void subtest_reloc_domains_accepted(void)
 /* the write domain must be among the read domains */
 static void subtest_reloc_write_not_in_read(void)
 {
-	static const struct { uint32_t read, write; } bad[] = {
+	static const struct domains bad[] = {
 		{ 0, RENDER }, { SAMPLER, RENDER }, { RENDER, INSTR },
 		{ I915_GEM_DOMAIN_VERTEX, I915_GEM_DOMAIN_COMMAND },
 	};
-	struct probe p;
-	size_t i;
 
-	probe_init(&p);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		p.reloc[0].read_domains = bad[i].read;
-		p.reloc[0].write_domain = bad[i].write;
-		probe_expect(&p, -EINVAL, "read %#x write %#x", bad[i].read,
-			     bad[i].write);
-	}
-	probe_fini(&p);
+	expect_domains_refused(bad, ARRAY_SIZE(bad));
 }
 
 /* CPU, GTT and unknown domains are not the GPU's */
 static void subtest_reloc_non_gpu_domains(void)
 {
-	static const struct { uint32_t read, write; } bad[] = {
+	static const struct domains bad[] = {
 		{ I915_GEM_DOMAIN_CPU, 0 },
 		{ I915_GEM_DOMAIN_CPU, I915_GEM_DOMAIN_CPU },
 		{ RENDER | I915_GEM_DOMAIN_CPU, RENDER },
 		{ I915_GEM_DOMAIN_GTT, 0 },
 		{ I915_GEM_DOMAIN_GTT, I915_GEM_DOMAIN_GTT },
-		{ 0x80, 0 }, { 0x80000000, 0 }, { RENDER | 0x100, RENDER },
+		{ 0x80, 0 }, { 1u << 30, 0 }, { 0x80000000, 0 },
+		{ RENDER | 0x100, RENDER },
 	};
+
+	expect_domains_refused(bad, ARRAY_SIZE(bad));
+}
+
+/* a relocation that makes the GPU write the batch (self-modifying) */
+static void subtest_reloc_writes_batch(void)
+{
 	struct probe p;
-	size_t i;
 
 	probe_init(&p);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		p.reloc[0].read_domains = bad[i].read;
-		p.reloc[0].write_domain = bad[i].write;
-		probe_expect(&p, -EINVAL, "read %#x write %#x", bad[i].read,
-			     bad[i].write);
-	}
+	p.reloc[1] = p.reloc[0];
+	p.reloc[1].target_handle = p.batch;
+	p.reloc[1].offset = p.len;	/* after the end: never executed */
+	p.reloc[1].read_domains = RENDER;
+	p.reloc[1].write_domain = RENDER;
+	p.obj[1].relocation_count = 2;
+	probe_expect(&p, -EINVAL, "the batch as a write target");
 	probe_fini(&p);
 }
 
@@ -426,6 +506,10 @@ static void subtest_duplicate_handles(void)
 	p.obj[1] = p.obj[0];
 	p.eb.buffer_count = 3;
 	probe_expect(&p, -EINVAL, "target listed twice");
+	/* the same object under a second handle of this file */
+	p.obj[1].handle = gem_open(p.fd, gem_flink(p.fd, p.target));
+	probe_expect(&p, -EINVAL, "target listed under two handles");
+	gem_close(p.fd, p.obj[1].handle);
 	probe_reset(&p);
 	p.obj[2] = p.obj[1];
 	p.eb.buffer_count = 3;
@@ -453,93 +537,70 @@ static void subtest_bad_handle(void)
 /* start and length are multiples of 8 (upstream), as MI_BATCH_BUFFER_START needs */
 static void subtest_batch_unaligned(void)
 {
-	static const struct { uint32_t start, len; } bad[] = {
+	static const struct range bad[] = {
 		{ 2, 0 }, { 4, 0 }, { 0, 2 }, { 0, 12 }, { 1, 8 }, { 0, 7 },
 	};
-	struct probe p;
-	size_t i;
 
-	probe_init(&p);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		p.eb.batch_start_offset = bad[i].start;
-		p.eb.batch_len = bad[i].len;
-		probe_expect(&p, -EINVAL, "start %u len %u", bad[i].start,
-			     bad[i].len);
-	}
-	probe_fini(&p);
+	expect_batch_ranges_refused(bad, ARRAY_SIZE(bad));
 }
 
 static void subtest_batch_beyond_object(void)
 {
-	static const struct { uint32_t start, len; } bad[] = {
+	static const struct range bad[] = {
 		{ PAGE_SZ, 0 }, { PAGE_SZ, 8 }, { PAGE_SZ - 8, 16 },
 		{ 0, PAGE_SZ + 8 }, { 1u << 31, 8 }, { 8, 0xfffffff8 },
 		{ 0xfffffff8, 16 },
 	};
-	struct probe p;
-	size_t i;
 
-	probe_init(&p);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		p.eb.batch_start_offset = bad[i].start;
-		p.eb.batch_len = bad[i].len;
-		probe_expect(&p, -EINVAL, "start %#x len %#x", bad[i].start,
-			     bad[i].len);
-	}
-	probe_fini(&p);
+	expect_batch_ranges_refused(bad, ARRAY_SIZE(bad));
 }
 
 /* flags nobody defined, and those upstream refuses on these GPUs */
 static void subtest_unknown_flags(void)
 {
 	static const uint64_t bad[] = {
-		1ull << 22, 1ull << 23, 1ull << 31, 1ull << 32, 1ull << 63,
+		1ull << 22, 1ull << 23, 1ull << 31, 1ull << 32, 1ull << 40,
+		1ull << 63,
 		I915_EXEC_CONSTANTS_ABSOLUTE, I915_EXEC_CONSTANTS_REL_SURFACE,
 		I915_EXEC_CONSTANTS_MASK, I915_EXEC_GEN7_SOL_RESET,
-		I915_EXEC_RESOURCE_STREAMER,
-		I915_EXEC_RENDER | I915_EXEC_BSD_RING1,
+		I915_EXEC_RESOURCE_STREAMER, I915_EXEC_FENCE_ARRAY,
+		I915_EXEC_FENCE_SUBMIT, I915_EXEC_USE_EXTENSIONS,
+		I915_EXEC_BSD_RING1, I915_EXEC_RENDER | I915_EXEC_BSD_RING1,
 		I915_EXEC_RENDER | I915_EXEC_BSD_RING2,
 	};
 	struct probe p;
-	size_t i;
 
 	probe_init(&p);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		p.eb.flags = bad[i];
-		probe_expect(&p, -EINVAL, "flags %#llx",
-			     (unsigned long long)bad[i]);
-	}
+	probe_expect_each(&p, p.eb.flags, bad, -EINVAL);
 	probe_fini(&p);
 }
 
-/* an in-fence that is no sync_file */
+/* an in-fence that is no sync_file: -1, or no open file at all */
 static void subtest_bad_fence_in(void)
 {
+	static const uint64_t fds[] = { 0xffffffff, 1000 };
 	struct probe p;
 
 	probe_init(&p);
 	p.eb.flags = I915_EXEC_FENCE_IN;
-	p.eb.rsvd2 = 0xffffffff;
-	probe_expect(&p, -EINVAL, "FENCE_IN fd -1");
+	probe_expect_each(&p, p.eb.rsvd2, fds, -EINVAL);
 	p.eb.flags = I915_EXEC_FENCE_SUBMIT;
+	p.eb.rsvd2 = 0xffffffff;
 	probe_expect(&p, -EINVAL, "FENCE_SUBMIT fd -1");
 	probe_fini(&p);
 }
 
-/* the render ring only: BSD, BLT, VEBOX and beyond do not exist here */
+/* the render ring only: BSD, BLT, VEBOX and every selector up to 63 */
 static void subtest_unknown_rings(void)
 {
-	static const uint64_t rings[] = {
-		I915_EXEC_BSD, I915_EXEC_BLT, I915_EXEC_VEBOX, 5, 6, 31, 63,
-	};
 	struct probe p;
-	size_t i;
+	uint64_t ring;
 
 	probe_init(&p);
-	for (i = 0; i < ARRAY_SIZE(rings); i++) {
-		p.eb.flags = rings[i];
+	for (ring = I915_EXEC_BSD; ring <= I915_EXEC_RING_MASK; ring++) {
+		p.eb.flags = ring;
 		probe_expect(&p, -EINVAL, "ring %llu",
-			     (unsigned long long)rings[i]);
+			     (unsigned long long)ring);
 	}
 	probe_fini(&p);
 }
@@ -547,13 +608,11 @@ static void subtest_unknown_rings(void)
 /* rsvd1 is the context id: there are no contexts but the default */
 static void subtest_rsvd1_context(void)
 {
+	static const uint64_t ctx[] = { 1, 0xffffffff };
 	struct probe p;
 
 	probe_init(&p);
-	p.eb.rsvd1 = 1;
-	probe_expect(&p, -ENOENT, "context 1");
-	p.eb.rsvd1 = 0xffffffff;
-	probe_expect(&p, -ENOENT, "context ~0");
+	probe_expect_each(&p, p.eb.rsvd1, ctx, -ENOENT);
 	probe_fini(&p);
 }
 
@@ -584,18 +643,14 @@ static void subtest_cliprects_on_execbuffer2(void)
 static void subtest_unknown_object_flags(void)
 {
 	static const uint64_t bad[] = {
-		1ull << 8, 1ull << 16, 1ull << 31, 1ull << 32, 1ull << 63,
+		1ull << 8, 1ull << 16, 1ull << 31, 1ull << 32, 1ull << 40,
+		1ull << 63,
 	};
 	struct probe p;
-	size_t i;
 
 	probe_init(&p);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		p.obj[0].flags = bad[i];
-		probe_expect(&p, -EINVAL, "object flags %#llx",
-			     (unsigned long long)bad[i]);
-	}
-	probe_reset(&p);
+	probe_expect_each(&p, p.obj[0].flags, bad, -EINVAL);
+	p.obj[0].flags = 0;
 	p.obj[1].flags = 1ull << 40;
 	probe_expect(&p, -EINVAL, "batch flags 1<<40");
 	probe_fini(&p);
@@ -605,28 +660,27 @@ static void subtest_object_alignment_bad(void)
 {
 	static const uint64_t bad[] = { 3, 4097, 3 << 12, (1ull << 40) + 1 };
 	struct probe p;
-	size_t i;
 
 	probe_init(&p);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		p.obj[0].alignment = bad[i];
-		probe_expect(&p, -EINVAL, "alignment %#llx",
-			     (unsigned long long)bad[i]);
-	}
+	probe_expect_each(&p, p.obj[0].alignment, bad, -EINVAL);
 	probe_fini(&p);
 }
 
-/* a softpin offset must be page aligned */
+/*
+ * A softpin offset must be page aligned, and aligned as the object
+ * asks.
+ */
 static void subtest_softpin_unaligned(void)
 {
+	static const uint64_t bad[] = { (16 << 20) + 64, (16 << 20) + 2048 };
 	struct probe p;
 
 	probe_init(&p);
 	p.obj[0].flags = EXEC_OBJECT_PINNED;
-	p.obj[0].offset = (16 << 20) + 64;
-	probe_expect(&p, -EINVAL, "softpin at +64");
-	p.obj[0].offset = (16 << 20) + 2048;
-	probe_expect(&p, -EINVAL, "softpin at +2048");
+	probe_expect_each(&p, p.obj[0].offset, bad, -EINVAL);
+	p.obj[0].offset = 1 << 20;
+	p.obj[0].alignment = 2 << 20;
+	probe_expect(&p, -EINVAL, "softpin at 1 MiB, alignment 2 MiB");
 	probe_fini(&p);
 }
 
@@ -638,22 +692,20 @@ static void subtest_softpin_out_of_range(void)
 
 	probe_init(&p);
 	total = gem_gtt_total(p.fd);
-	p.obj[0].flags = EXEC_OBJECT_PINNED;
-	p.obj[0].offset = total;
-	probe_expect(&p, -EINVAL, "softpin at the end of the GTT");
+	{
+		const uint64_t bad[] = {
+			total, 1ull << 32, 1ull << 40, -PAGE_SZ,
+		};
+
+		p.obj[0].flags = EXEC_OBJECT_PINNED;
+		probe_expect_each(&p, p.obj[0].offset, bad, -EINVAL);
+	}
+	/* two pages, the second beyond the end */
 	p.obj[0].offset = total - PAGE_SZ;
 	p.obj[0].handle = gem_create(p.fd, 2 * PAGE_SZ);
 	p.reloc[0].target_handle = p.obj[0].handle;
-	{
-		int ret = __gem_execbuf(p.fd, &p.eb);
-
-		gem_close(p.fd, p.obj[0].handle);
-		igt_assert_err(ret, -EINVAL);
-	}
-	p.obj[0].offset = 1ull << 40;
-	p.obj[0].handle = p.target;
-	p.reloc[0].target_handle = p.target;
-	probe_expect(&p, -EINVAL, "softpin at 1 TiB");
+	probe_expect(&p, -EINVAL, "softpin across the end of the GTT");
+	gem_close(p.fd, p.obj[0].handle);
 	probe_fini(&p);
 }
 
@@ -671,13 +723,10 @@ static void subtest_softpin_overlap(void)
 	p.obj[1].flags = EXEC_OBJECT_PINNED;
 	p.obj[1].offset = (32 << 20) - PAGE_SZ;
 	p.eb.buffer_count = 3;
-	{
-		int ret = __gem_execbuf(p.fd, &p.eb);
-
-		gem_close(p.fd, p.obj[1].handle);
-		igt_assert_err(ret, -EINVAL);
-		igt_assert_eq_u64(target_dw0(&p), 0);
-	}
+	probe_expect(&p, -EINVAL, "2 pages at 32 MiB - 4 KiB, 1 at 32 MiB");
+	p.obj[1].offset = 32 << 20;
+	probe_expect(&p, -EINVAL, "two objects at 32 MiB");
+	gem_close(p.fd, p.obj[1].handle);
 	probe_fini(&p);
 }
 
@@ -690,6 +739,32 @@ static void subtest_batch_marked_write(void)
 	p.obj[1].flags = EXEC_OBJECT_WRITE;
 	probe_expect(&p, -EINVAL, "batch with EXEC_OBJECT_WRITE");
 	probe_fini(&p);
+}
+
+/* a secure batch needs root (CAP_SYS_ADMIN) and the master: EPERM */
+static int secure_child(void *arg)
+{
+	struct probe p;
+
+	(void)arg;
+	probe_init_fd(&p, drm_open_driver_render());
+	igt_drop_root();
+	p.eb.flags = I915_EXEC_SECURE;
+	probe_expect(&p, -EPERM, "I915_EXEC_SECURE as nobody");
+	probe_good(&p);
+	close(p.fd);
+	return 0;
+}
+
+static void subtest_secure_unprivileged(void)
+{
+	int fd = drm_open_driver();
+	long long objects, bytes;
+
+	igt_gem_objects(fd, &objects, &bytes);
+	igt_fork_and_check(secure_child, NULL);
+	igt_assert_eq(gem_wait_object_count(fd, objects), objects);
+	close(fd);
 }
 
 /* after a run of bad requests, everything still works */
@@ -734,6 +809,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(reloc_domains_accepted),
 	SUBTEST(reloc_write_not_in_read),
 	SUBTEST(reloc_non_gpu_domains),
+	SUBTEST(reloc_writes_batch),
 	SUBTEST(duplicate_handles),
 	SUBTEST(bad_handle),
 	SUBTEST(batch_unaligned),
@@ -749,6 +825,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(softpin_out_of_range),
 	SUBTEST(softpin_overlap),
 	SUBTEST(batch_marked_write),
+	SUBTEST(secure_unprivileged),
 	SUBTEST(all_then_good),
 };
 
