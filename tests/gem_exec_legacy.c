@@ -7,12 +7,13 @@
  *    shifts a row of pixels one place right), behind a
  *    3DSTATE_DRAWING_RECTANGLE built from the rectangle, DR1 and DR4
  *    (seen in the model's record of drawing rectangles); no cliprects,
- *    no drawing rectangle; a bad rectangle or pointer is refused and
- *    nothing runs.
+ *    no drawing rectangle; a bad rectangle or pointer, no objects or
+ *    more than 1024 rectangles are refused and nothing runs.
  *  - PIN/UNPIN: alignment honoured, offsets stable, pins counted and
  *    owned by the file that made them; bad arguments refused.
  *  - GEM_INIT: bad ranges refused; a narrowed range is where objects go.
- *  - LEAVEVT unbinds every unpinned object, ENTERVT brings execution back.
+ *  - LEAVEVT unbinds every unpinned object (their contents stay
+ *    readable), ENTERVT brings execution back.
  */
 #include <sys/mman.h>
 #include <unistd.h>
@@ -295,16 +296,44 @@ static void subtest_bad_cliprects_ptr(void)
 	close(fd);
 }
 
+/* more than 1024 cliprects, or no objects: EINVAL, and nothing runs */
+static void subtest_v1_bad_counts(void)
+{
+	static struct drm_clip_rect rects[1025];
+	int fd = drm_open_driver();
+	struct batch *b = batch_new(fd);
+	struct drm_i915_gem_exec_object obj = { .handle = b->bo.handle };
+	struct drm_i915_gem_execbuffer eb = {
+		.buffers_ptr = to_user_pointer(&obj),
+		.buffer_count = 0,
+		.batch_len = 8,
+	};
+	struct shifter sh;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rects); i++)
+		rects[i] = (struct drm_clip_rect){ 0, 0, 8, 8 };
+	shifter_init(&sh, fd);
+	emit_shift(b, &sh);
+	igt_assert_err(__batch_submit_v1(b, rects, 1025, 0, 0), -EINVAL);
+	emit_shift(b, &sh);
+	igt_assert_err(__batch_submit_v1(b, rects, 100000, 0, 0), -EINVAL);
+	igt_assert_err(__gem_execbuf_v1(fd, &eb), -EINVAL);
+	igt_assert_eq(shifts(fd, &sh), 0);
+	shifter_fini(&sh, fd);
+	batch_free(b);
+	close(fd);
+}
+
 /* ------------------------------------------------------------------ */
 /* PIN / UNPIN */
 
 /* the offset an exec of @handle reports (it must not move a pinned one) */
 static uint64_t exec_offset(int fd, uint32_t handle, uint64_t presumed)
 {
-	const uint32_t bbe[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
 	struct drm_i915_gem_exec_object2 obj[2] = {
 		{ .handle = handle, .offset = presumed },
-		{ .handle = gem_create(fd, PAGE_SZ) },
+		{ .handle = bbe_create(fd, 0) },
 	};
 	struct drm_i915_gem_execbuffer2 eb = {
 		.buffers_ptr = to_user_pointer(obj),
@@ -312,7 +341,6 @@ static uint64_t exec_offset(int fd, uint32_t handle, uint64_t presumed)
 		.batch_len = 8,
 	};
 
-	gem_write(fd, obj[1].handle, 0, bbe, sizeof(bbe));
 	gem_execbuf(fd, &eb);
 	gem_sync(fd, obj[1].handle);
 	gem_close(fd, obj[1].handle);
@@ -628,6 +656,11 @@ static void subtest_leavevt_entervt(void)
 	igt_assert_eq_u64(gem_gtt_used(fd), pinned.size);
 	igt_assert_eq_u64(gem_pin(fd, pinned.handle, 0), pin_offset);
 	gem_unpin(fd, pinned.handle);
+	/* the unbound objects still hold what the GPU wrote */
+	for (i = 0; i < 3; i++) {
+		gem_read(fd, t[i].handle, 0, &got, 4);
+		igt_assert_eq(got, 0x100 + i);
+	}
 
 	igt_assert_ok(__gem_entervt(fd));
 	for (i = 0; i < 3; i++)
@@ -688,6 +721,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(no_cliprects_no_drawrect),
 	SUBTEST(bad_cliprect),
 	SUBTEST(bad_cliprects_ptr),
+	SUBTEST(v1_bad_counts),
 	SUBTEST(pin_alignment),
 	SUBTEST(pin_counted),
 	SUBTEST(pin_exec),
