@@ -11,8 +11,8 @@
  *  - HANDLE_LUT (targets by index), relocations in a non-batch object,
  *    many relocations and deltas;
  *  - after GEM_INIT or eviction moved an object, the next exec
- *    relocates again; softpin (EXEC_OBJECT_PINNED) puts an object where
- *    it is asked.
+ *    relocates again; softpin (EXEC_OBJECT_PINNED) puts an object (and
+ *    the batch, with NO_RELOC) where it is asked.
  */
 #include <unistd.h>
 
@@ -49,20 +49,10 @@ static uint32_t read_dw(int fd, uint32_t handle, uint64_t offset)
 static uint32_t write_store(int fd, int gen, uint32_t batch, uint32_t addr,
 			    uint32_t value, uint32_t *addr_at)
 {
-	uint32_t cs[8], n = 0;
+	uint32_t cs[8], n;
 
-	if (gen >= 4) {
-		cs[n++] = MI_STORE_DWORD_IMM_GEN4 | MI_MEM_VIRTUAL;
-		cs[n++] = 0;
-	} else {
-		cs[n++] = MI_STORE_DWORD_IMM_GEN3 | MI_MEM_VIRTUAL;
-	}
-	*addr_at = 4 * n;
-	cs[n++] = addr;
-	cs[n++] = value;
-	cs[n++] = MI_BATCH_BUFFER_END;
-	if (n & 1)
-		cs[n++] = MI_NOOP;
+	n = cs_end(cs, cs_store_dword(gen, cs, addr, value, addr_at));
+	*addr_at *= 4;
 	gem_write(fd, batch, 0, cs, 4 * n);
 	return 4 * n;
 }
@@ -301,14 +291,12 @@ static void subtest_reloc_in_data_object(void)
 	int fd = drm_open_driver();
 	struct drm_i915_gem_relocation_entry r[3];
 	struct drm_i915_gem_exec_object2 obj[3];
-	const uint32_t bbe[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
 	uint32_t target = gem_create(fd, PAGE_SZ);
 	uint32_t data = gem_create(fd, 2 * PAGE_SZ);
-	uint32_t batch = gem_create(fd, PAGE_SZ);
+	uint32_t batch = bbe_create(fd, 0);
 	int i;
 
 	gem_gen(fd);
-	gem_write(fd, batch, 0, bbe, sizeof(bbe));
 	memset(r, 0, sizeof(r));
 	for (i = 0; i < 3; i++) {
 		r[i].target_handle = target;
@@ -405,15 +393,13 @@ static void subtest_relocate_after_eviction(void)
 {
 	int fd = drm_open_driver();
 	struct drm_i915_gem_exec_object2 obj[2];
-	const uint32_t bbe[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
 	uint32_t squatter = gem_create(fd, 4 * PAGE_SZ);
-	uint32_t bbe_batch = gem_create(fd, PAGE_SZ);
+	uint32_t bbe_batch = bbe_create(fd, 0);
 	uint64_t old;
 	struct store s;
 
 	store_init(&s, fd);
 	old = store_settle(&s);
-	gem_write(fd, bbe_batch, 0, bbe, sizeof(bbe));
 	memset(obj, 0, sizeof(obj));
 	obj[0].handle = squatter;
 	obj[0].offset = old;
@@ -437,8 +423,11 @@ static void subtest_relocate_after_eviction(void)
 	close(fd);
 }
 
-/* EXEC_OBJECT_PINNED: the object goes where asked, no relocation needed */
-static void subtest_softpin(void)
+/*
+ * EXEC_OBJECT_PINNED: the object goes where asked, no relocation
+ * needed; with @pin_batch the batch is softpinned 1 MiB above it too.
+ */
+static void softpin_test(bool pin_batch, uint64_t flags)
 {
 	int fd = drm_open_driver();
 	uint64_t start, end, want;
@@ -450,11 +439,28 @@ static void subtest_softpin(void)
 	store_prepare(&s, 0, 0x50f7a1, (uint32_t)want + 0x10, want);
 	s.obj[1].relocation_count = 0;
 	s.obj[0].flags = EXEC_OBJECT_PINNED;
-	igt_assert_ok(store_exec(&s, 0));
+	if (pin_batch) {
+		s.obj[1].offset = want + (1 << 20);
+		s.obj[1].flags = EXEC_OBJECT_PINNED;
+	}
+	igt_assert_ok(store_exec(&s, flags));
 	igt_assert_eq_u64(s.obj[0].offset, want);
+	if (pin_batch)
+		igt_assert_eq_u64(s.obj[1].offset, want + (1 << 20));
 	igt_assert_eq_u64(read_dw(fd, s.target, 0x10), 0x50f7a1);
 	store_fini(&s);
 	close(fd);
+}
+
+static void subtest_softpin(void)
+{
+	softpin_test(false, 0);
+}
+
+/* the batch softpinned as well, with NO_RELOC and HANDLE_LUT */
+static void subtest_softpin_batch_no_reloc(void)
+{
+	softpin_test(true, I915_EXEC_NO_RELOC | I915_EXEC_HANDLE_LUT);
 }
 
 /*
@@ -477,16 +483,9 @@ static void subtest_reloc_waits_for_busy_batch(void)
 	batch = gem_create(fd, 4 * PAGE_SZ);
 	while (n < 400)
 		cs[n++] = MI_NOOP;
-	cs[n++] = gen >= 4 ? MI_STORE_DWORD_IMM_GEN4 | MI_MEM_VIRTUAL :
-			     MI_STORE_DWORD_IMM_GEN3 | MI_MEM_VIRTUAL;
-	if (gen >= 4)
-		cs[n++] = 0;
-	addr_at = 4 * n;
-	cs[n++] = 0;
-	cs[n++] = 0x5100;
-	cs[n++] = MI_BATCH_BUFFER_END;
-	if (n & 1)
-		cs[n++] = MI_NOOP;
+	n += cs_store_dword(gen, cs + n, 0, 0x5100, &addr_at);
+	addr_at = 4 * (400 + addr_at);
+	n = cs_end(cs, n);
 	gem_write(fd, batch, 0, cs, 4 * n);
 
 	memset(&reloc, 0, sizeof(reloc));
@@ -528,7 +527,6 @@ static void subtest_reloc_waits_for_busy_batch(void)
  */
 static void subtest_reloc_waits_for_busy_reader(void)
 {
-	const uint32_t bbe[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
 	int fd = drm_open_driver();
 	struct batch *b = batch_new(fd);
 	struct drm_i915_gem_relocation_entry reloc;
@@ -562,8 +560,7 @@ static void subtest_reloc_waits_for_busy_reader(void)
 	obj[1].handle = data.handle;
 	obj[1].relocation_count = 1;
 	obj[1].relocs_ptr = to_user_pointer(&reloc);
-	obj[2].handle = gem_create(fd, PAGE_SZ);
-	gem_write(fd, obj[2].handle, 0, bbe, sizeof(bbe));
+	obj[2].handle = bbe_create(fd, 0);
 	igt_assert_ok(exec_list(fd, obj, 3, 8, 0));
 	gem_sync(fd, obj[2].handle);
 
@@ -595,6 +592,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(relocate_after_gem_init),
 	SUBTEST(relocate_after_eviction),
 	SUBTEST(softpin),
+	SUBTEST(softpin_batch_no_reloc),
 	SUBTEST(reloc_waits_for_busy_batch),
 	SUBTEST(reloc_waits_for_busy_reader),
 };
