@@ -7,9 +7,10 @@
  * (256x1024 pixels at 32 bpp) then cycle through execs that fill them
  * and copy between them, and every pixel of every object is checked at
  * the end.  One exec whose objects cannot fit together fails with
- * ENOSPC and does nothing; pinned objects keep their offsets and their
- * contents through the churn and are never evicted.  The whole GTT is
- * given back at the end.
+ * ENOSPC and does nothing (also in the whole GTT); pinned objects keep
+ * their offsets and their contents through the churn and are never
+ * evicted; processes sharing one file and its objects exec and evict
+ * concurrently.  The whole GTT is given back at the end.
  */
 #include <signal.h>
 #include <unistd.h>
@@ -290,15 +291,13 @@ static void subtest_twice_the_gtt_clients(void)
 static int exec_objects(int fd, const uint32_t *handles, int n,
 			struct drm_i915_gem_exec_object2 *obj)
 {
-	const uint32_t bbe[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
 	struct drm_i915_gem_execbuffer2 eb = { 0 };
 	int i, ret;
 
 	memset(obj, 0, (n + 1) * sizeof(*obj));
 	for (i = 0; i < n; i++)
 		obj[i].handle = handles[i];
-	obj[n].handle = gem_create(fd, PAGE_SZ);
-	gem_write(fd, obj[n].handle, 0, bbe, sizeof(bbe));
+	obj[n].handle = bbe_create(fd, 0);
 	eb.buffers_ptr = to_user_pointer(obj);
 	eb.buffer_count = n + 1;
 	eb.batch_len = 8;
@@ -333,6 +332,25 @@ static void subtest_too_big_enospc(void)
 	mix_all(&set, 0, 20, 3);
 	check_all(&set, 0, 20);
 	set_fini(&set, 20);
+}
+
+/* the same in the whole GTT: two objects of more than half of it each */
+static void subtest_too_big_whole_gtt(void)
+{
+	struct drm_i915_gem_exec_object2 obj[3];
+	int fd = drm_open_driver();
+	uint64_t half = aperture_available(fd) / 2;
+	uint32_t handles[2];
+	int i;
+
+	for (i = 0; i < 2; i++)
+		handles[i] = gem_create(fd, half + PAGE_SZ);
+	igt_assert_err(exec_objects(fd, handles, 2, obj), -ENOSPC);
+	/* either alone fits */
+	igt_assert_ok(exec_objects(fd, handles, 1, obj));
+	for (i = 0; i < 2; i++)
+		gem_close(fd, handles[i]);
+	close(fd);
 }
 
 /* pinned objects: same offset, same contents, after all the churn */
@@ -403,14 +421,85 @@ static void subtest_pinned_not_evicted(void)
 	set_fini(&set, 18);
 }
 
+/*
+ * Shared objects under contention: NSHARED objects of 512 KiB in a
+ * 6 MiB range (1-7 MiB, so 12 fit), and NCHILD processes on the same
+ * file, forked after the objects were made, each executing SHARED_LOOPS
+ * fills of 4 distinct objects picked at random.  Execs that lock the
+ * same objects back off from each other (ww), evict each other's
+ * objects and retire concurrently.  Every fill of object i paints the
+ * same 64x4 block with the colour i, so the end result is known.
+ */
+#define NSHARED		24
+#define NCHILD		4
+#define SHARED_LOOPS	100
+
+struct shared {
+	int fd;
+	struct bo bo[NSHARED];
+	struct surf s[NSHARED];
+};
+
+static int shared_child(void *arg)
+{
+	struct shared *sh = arg;
+	struct batch *b = batch_new(sh->fd);
+	unsigned int seed = getpid(), loop, i, j, pick[4];
+
+	for (loop = 0; loop < SHARED_LOOPS; loop++) {
+		for (i = 0; i < 4; i++) {
+			do {
+				pick[i] = rand_r(&seed) % NSHARED;
+				for (j = 0; j < i && pick[j] != pick[i]; j++)
+					;
+			} while (j < i);
+			emit_xy_fill(b, &sh->s[pick[i]], 0, 0, 64, 4, pick[i]);
+		}
+		batch_submit(b);
+	}
+	batch_free(b);
+	return 0;
+}
+
+static void subtest_shared_objects_concurrent(void)
+{
+	struct shared sh;
+	pid_t pid[NCHILD];
+	struct ref r;
+	int i;
+
+	sh.fd = drm_open_driver();
+	gem_gen(sh.fd);
+	gem_narrow_gtt(sh.fd, 1 << 20, 7 << 20);
+	for (i = 0; i < NSHARED; i++) {
+		bo_init(&sh.bo[i], sh.fd, 512 << 10);
+		sh.s[i] = (struct surf){ &sh.bo[i], 256, 4, 64, 4 };
+	}
+	for (i = 0; i < NCHILD; i++)
+		pid[i] = igt_fork(shared_child, &sh);
+	for (i = 0; i < NCHILD; i++)
+		igt_assert_eq(igt_wait(pid[i]), 0);
+	for (i = 0; i < NSHARED; i++) {
+		ref_init(&r, &sh.s[i], sh.bo[i].size);
+		ref_fill(&r, 0, 0, 64, 4, i);
+		check_surface(sh.fd, sh.bo[i].handle, &r, "object %d", i);
+		ref_fini(&r);
+		bo_fini(&sh.bo[i], sh.fd);
+	}
+	gem_restore_gtt(sh.fd);
+	close(sh.fd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST(twice_the_gtt),
 	SUBTEST(twice_the_gtt_busy),
 	SUBTEST(twice_the_gtt_interrupted),
 	SUBTEST(twice_the_gtt_clients),
 	SUBTEST(too_big_enospc),
+	SUBTEST(too_big_whole_gtt),
 	SUBTEST(pinned_stay),
 	SUBTEST(pinned_not_evicted),
+	SUBTEST(shared_objects_concurrent),
 };
 
 igt_main(tests)
