@@ -4,8 +4,10 @@
  *
  * The command streamer stops with an error (the model sets its error
  * registers, as hardware would), the request never completes, and the
- * driver wedges the device: the waiter gets EIO within seconds and the
- * VM carries on.
+ * driver wedges the device (debugfs i915_wedged reads 1): the waiter
+ * gets EIO within seconds, so do PREAD of the batch, new execbuffers and
+ * THROTTLE, and the VM carries on.  Then writing i915_wedged restarts
+ * the ring and the GPU works again (recover).
  *
  * Like gem_exec_hang_loop, this needs a device that is not wedged yet
  * (the bench reloads the module after every program with "hang" in its
@@ -25,7 +27,7 @@ static void subtest_unknown_command(void)
 	struct batch *b;
 	struct bo target;
 	int64_t forever = -1;
-	uint32_t *map;
+	uint32_t *map, dw;
 	double t0, took;
 	long long ipehr, eir;
 	int ret;
@@ -33,6 +35,7 @@ static void subtest_unknown_command(void)
 	gem_gen(fd);
 	if (gem_is_wedged(fd))
 		igt_skip("the device is wedged already (reload the module)");
+	igt_assert_eq(gem_wedged_debugfs(fd), 0);
 	gem_set_hangcheck_ms(HANGCHECK_MS);
 	b = batch_new(fd);
 	bo_init(&target, fd, PAGE_SZ);
@@ -64,14 +67,34 @@ static void subtest_unknown_command(void)
 	igt_assert_eq_u64(map[0], 0x600d);
 	munmap(map, PAGE_SZ);
 
+	/* PREAD waits for the hung batch: EIO; and no more GPU work */
+	igt_assert_err(__gem_read(fd, b->bo.handle, 0, &dw, 4), -EIO);
+	igt_assert_eq(gem_wedged_debugfs(fd), 1);
 	igt_assert(gem_is_wedged(fd));
+	batch_free(b);
+	b = batch_new(fd);
+	emit_store_dword(b, &target, 8, 1);
+	igt_assert_err(__batch_submit(b, 0), -EIO);
+	igt_assert_err(__gem_throttle(fd), -EIO);
 	batch_free(b);
 	bo_fini(&target, fd);
 	close(fd);
 }
 
+/* debugfs i915_wedged restarts the ring the bad command stopped */
+static void subtest_recover(void)
+{
+	int fd = drm_open_driver();
+
+	if (!gem_wedged_debugfs(fd))
+		igt_fail("the device is not wedged (did unknown_command run?)");
+	gem_unwedge(fd);
+	close(fd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST_T(unknown_command, 60),
+	SUBTEST(recover),
 };
 
 igt_main(tests)

@@ -5,15 +5,16 @@
  * The batch stores into a target, then jumps back to its own start with
  * MI_BATCH_BUFFER_START, forever.  The hang check sees no breadcrumb
  * while the engine keeps running (ACTHD moves) for 30 intervals and
- * wedges the device: every waiter (WAIT,
- * SET_DOMAIN, another process blocked in WAIT) gets EIO within seconds,
- * new execbuffers and THROTTLE get EIO, and everything that does not
- * need the GPU still works; the VM carries on.
+ * wedges the device (debugfs i915_wedged reads 1): every waiter (WAIT,
+ * SET_DOMAIN, PREAD, another process blocked in WAIT) gets EIO within
+ * seconds, new execbuffers and THROTTLE get EIO, and everything that
+ * does not need the GPU still works; the VM carries on.  The driver
+ * stops the looping engine when it wedges (MI_MODE STOP_RING).
  *
- * The driver stops the looping engine when it wedges (MI_MODE STOP_RING).
- * A wedged device stays wedged until the module is reloaded: the bench
- * reloads it after every program with "hang" in its name, and this one
- * skips if it finds the device wedged already.
+ * A wedged device stays wedged until the module is reloaded or debugfs
+ * i915_wedged is written, which restarts the idle ring (recover).  The
+ * bench reloads the module after every program with "hang" in its
+ * name, and this one skips if it finds the device wedged already.
  */
 #include <unistd.h>
 
@@ -28,15 +29,7 @@ static struct batch *emit_loop(int fd, struct bo *target)
 	struct batch *b = batch_new(fd);
 
 	emit_store_dword(b, target, 0, 0x1eaf);
-	if (b->gen >= 4) {
-		batch_emit(b, MI_BATCH_BUFFER_START | MI_BATCH_GTT |
-			      MI_BATCH_NON_SECURE_I965);
-		batch_reloc(b, &b->bo, 0, I915_GEM_DOMAIN_COMMAND, 0);
-	} else {
-		batch_emit(b, MI_BATCH_BUFFER_START | MI_BATCH_GTT);
-		batch_reloc(b, &b->bo, MI_BATCH_NON_SECURE,
-			    I915_GEM_DOMAIN_COMMAND, 0);
-	}
+	emit_batch_start(b, &b->bo, 0);
 	return b;
 }
 
@@ -102,12 +95,14 @@ static void subtest_loop_wedges(void)
 	int64_t forever = -1;
 	long long commands;
 	double t0, took;
+	uint32_t dw;
 	pid_t other;
 	int ret;
 
 	gem_gen(fd);
 	if (gem_is_wedged(fd))
 		igt_skip("the device is wedged already (reload the module)");
+	igt_assert_eq(gem_wedged_debugfs(fd), 0);
 	gem_set_hangcheck_ms(HANGCHECK_MS);
 	bo_init(&target, fd, PAGE_SZ);
 	b = emit_loop(fd, &target);
@@ -130,6 +125,8 @@ static void subtest_loop_wedges(void)
 	/* the hung request is over: nothing is busy any more */
 	igt_assert_eq(gem_busy(fd, target.handle), 0);
 	igt_assert_eq(gem_busy(fd, b->bo.handle), 0);
+	igt_assert_err(__gem_read(fd, b->bo.handle, 0, &dw, 4), -EIO);
+	igt_assert_eq(gem_wedged_debugfs(fd), 1);
 
 	/* and the engine no longer loops: the driver stopped it */
 	commands = sim_cs_value("commands");
@@ -180,10 +177,22 @@ static void subtest_wedged_refuses_work(void)
 	close(fd);
 }
 
+/* debugfs i915_wedged restarts the ring once the hung batch is gone */
+static void subtest_recover(void)
+{
+	int fd = drm_open_driver();
+
+	if (!gem_wedged_debugfs(fd))
+		igt_fail("the device is not wedged (did loop_wedges run?)");
+	gem_unwedge(fd);
+	close(fd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST_T(long_batch_lives, 60),
 	SUBTEST_T(loop_wedges, 60),
 	SUBTEST(wedged_refuses_work),
+	SUBTEST(recover),
 };
 
 igt_main(tests)
