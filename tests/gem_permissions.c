@@ -124,7 +124,8 @@ static int open_node(const char *node)
 
 /* ------------------------------------------------------------------ */
 
-static int unpriv_card_child(void *arg)
+/* as nobody, open @arg (a node path): every root-only ioctl refused */
+static int unpriv_child(void *arg)
 {
 	const char *node = arg;
 	int fd;
@@ -136,13 +137,19 @@ static int unpriv_card_child(void *arg)
 	return 0;
 }
 
-/* an unprivileged client of the primary node: root-only refused */
-static void subtest_unprivileged_card(void)
+/* run @fn(node) as nobody, the primary or the render node open to it */
+static void run_on_node(bool render, int (*fn)(void *))
 {
 	char node[64];
 
-	node_of(false, node, sizeof(node));
-	run_unprivileged(node, unpriv_card_child, node);
+	node_of(render, node, sizeof(node));
+	run_unprivileged(node, fn, node);
+}
+
+/* an unprivileged client of the primary node: root-only refused */
+static void subtest_unprivileged_card(void)
+{
+	run_on_node(false, unpriv_child);
 }
 
 static int inherited_fd_child(void *arg)
@@ -173,24 +180,9 @@ static void subtest_render_root(void)
 	close(fd);
 }
 
-static int unpriv_render_priv_child(void *arg)
-{
-	const char *node = arg;
-	int fd;
-
-	igt_drop_root();
-	fd = open_node(node);
-	check_priv_refused(fd);
-	close(fd);
-	return 0;
-}
-
 static void subtest_render_unprivileged(void)
 {
-	char node[64];
-
-	node_of(true, node, sizeof(node));
-	run_unprivileged(node, unpriv_render_priv_child, node);
+	run_on_node(true, unpriv_child);
 }
 
 /* everything a render client does, as nobody */
@@ -239,10 +231,7 @@ static int render_gem_child(void *arg)
 
 static void subtest_render_gem_unprivileged(void)
 {
-	char node[64];
-
-	node_of(true, node, sizeof(node));
-	run_unprivileged(node, render_gem_child, node);
+	run_on_node(true, render_gem_child);
 }
 
 /*
