@@ -139,6 +139,21 @@ probe_expect_at(int line, struct probe *p, int err, const char *fmt, ...)
 	} \
 } while (0)
 
+/*
+ * A second relocation of the batch: @target at @offset (past the end of
+ * the commands, it is patched but never executed), with these domains.
+ */
+static void probe_add_reloc(struct probe *p, uint32_t target,
+			    uint64_t offset, uint32_t read, uint32_t write)
+{
+	p->reloc[1] = p->reloc[0];
+	p->reloc[1].target_handle = target;
+	p->reloc[1].offset = offset;
+	p->reloc[1].read_domains = read;
+	p->reloc[1].write_domain = write;
+	p->obj[1].relocation_count = 2;
+}
+
 /* the good request works after all that */
 static void probe_good(struct probe *p)
 {
@@ -380,9 +395,7 @@ static void subtest_reloc_offset_last_dword(void)
 	struct probe p;
 
 	probe_init(&p);
-	p.reloc[1] = p.reloc[0];
-	p.reloc[1].offset = PAGE_SZ - 4;
-	p.obj[1].relocation_count = 2;
+	probe_add_reloc(&p, p.target, PAGE_SZ - 4, INSTR, INSTR);
 	gem_execbuf(p.fd, &p.eb);
 	igt_assert_eq_u64(target_dw0(&p), MAGIC);
 	gem_write(p.fd, p.target, 0, &(uint32_t){ 0 }, 4);
@@ -405,11 +418,7 @@ static void subtest_reloc_conflicting_write_domains(void)
 	struct probe p;
 
 	probe_init(&p);
-	p.reloc[1] = p.reloc[0];
-	p.reloc[1].offset = p.len;	/* after the end: never executed */
-	p.reloc[1].read_domains = RENDER;
-	p.reloc[1].write_domain = RENDER;
-	p.obj[1].relocation_count = 2;
+	probe_add_reloc(&p, p.target, p.len, RENDER, RENDER);
 	probe_expect(&p, -EINVAL, "writes INSTRUCTION and RENDER");
 	probe_fini(&p);
 }
@@ -436,11 +445,8 @@ static void subtest_reloc_domains_accepted(void)
 
 		p.reloc[0].read_domains = ok[i].d0.read;
 		p.reloc[0].write_domain = ok[i].d0.write;
-		p.reloc[1] = p.reloc[0];
-		p.reloc[1].offset = p.len;	/* after the end */
-		p.reloc[1].read_domains = ok[i].d1.read;
-		p.reloc[1].write_domain = ok[i].d1.write;
-		p.obj[1].relocation_count = 2;
+		probe_add_reloc(&p, p.target, p.len, ok[i].d1.read,
+				ok[i].d1.write);
 		ret = __gem_execbuf(p.fd, &p.eb);
 		if (ret)
 			igt_info("read %#x write %#x, then read %#x write %#x",
@@ -487,12 +493,7 @@ static void subtest_reloc_writes_batch(void)
 	struct probe p;
 
 	probe_init(&p);
-	p.reloc[1] = p.reloc[0];
-	p.reloc[1].target_handle = p.batch;
-	p.reloc[1].offset = p.len;	/* after the end: never executed */
-	p.reloc[1].read_domains = RENDER;
-	p.reloc[1].write_domain = RENDER;
-	p.obj[1].relocation_count = 2;
+	probe_add_reloc(&p, p.batch, p.len, RENDER, RENDER);
 	probe_expect(&p, -EINVAL, "the batch as a write target");
 	probe_fini(&p);
 }
