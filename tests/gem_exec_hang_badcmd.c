@@ -32,11 +32,7 @@ static void subtest_unknown_command(void)
 	long long ipehr, eir;
 	int ret;
 
-	gem_gen(fd);
-	if (gem_is_wedged(fd))
-		igt_skip("the device is wedged already (reload the module)");
-	igt_assert_eq(gem_wedged_debugfs(fd), 0);
-	gem_set_hangcheck_ms(HANGCHECK_MS);
+	gem_require_unwedged(fd, HANGCHECK_MS);
 	b = batch_new(fd);
 	bo_init(&target, fd, PAGE_SZ);
 	/* a store that runs, the bad command, a store that must not run */
@@ -84,12 +80,7 @@ static void subtest_unknown_command(void)
 /* debugfs i915_wedged restarts the ring the bad command stopped */
 static void subtest_recover(void)
 {
-	int fd = drm_open_driver();
-
-	if (!gem_wedged_debugfs(fd))
-		igt_fail("the device is not wedged (did unknown_command run?)");
-	gem_unwedge(fd);
-	close(fd);
+	gem_recover_wedged("unknown_command");
 }
 
 static const struct igt_subtest tests[] = {

@@ -99,11 +99,7 @@ static void subtest_loop_wedges(void)
 	pid_t other;
 	int ret;
 
-	gem_gen(fd);
-	if (gem_is_wedged(fd))
-		igt_skip("the device is wedged already (reload the module)");
-	igt_assert_eq(gem_wedged_debugfs(fd), 0);
-	gem_set_hangcheck_ms(HANGCHECK_MS);
+	gem_require_unwedged(fd, HANGCHECK_MS);
 	bo_init(&target, fd, PAGE_SZ);
 	b = emit_loop(fd, &target);
 	t0 = igt_now();
@@ -180,12 +176,7 @@ static void subtest_wedged_refuses_work(void)
 /* debugfs i915_wedged restarts the ring once the hung batch is gone */
 static void subtest_recover(void)
 {
-	int fd = drm_open_driver();
-
-	if (!gem_wedged_debugfs(fd))
-		igt_fail("the device is not wedged (did loop_wedges run?)");
-	gem_unwedge(fd);
-	close(fd);
+	gem_recover_wedged("loop_wedges");
 }
 
 static const struct igt_subtest tests[] = {

@@ -845,6 +845,25 @@ void gem_unwedge(int fd)
 	batch_free(b);
 }
 
+void gem_require_unwedged(int fd, unsigned int hangcheck_ms)
+{
+	gem_gen(fd);
+	if (gem_is_wedged(fd))
+		igt_skip("the device is wedged already (reload the module)");
+	igt_assert_eq(gem_wedged_debugfs(fd), 0);
+	gem_set_hangcheck_ms(hangcheck_ms);
+}
+
+void gem_recover_wedged(const char *hang)
+{
+	int fd = drm_open_driver();
+
+	if (!gem_wedged_debugfs(fd))
+		igt_fail("the device is not wedged (did %s run?)", hang);
+	gem_unwedge(fd);
+	close(fd);
+}
+
 long long sim_reg(const char *name)
 {
 	FILE *f = fopen(SIM_DEBUGFS "/regs", "r");

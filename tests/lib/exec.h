@@ -295,6 +295,18 @@ int gem_wedged_debugfs(int fd);
  * runs and a blit (XY_COLOR_BLT) lands.
  */
 void gem_unwedge(int fd);
+/*
+ * Before hanging the GPU on purpose: skip if the device is wedged
+ * already (the bench reloads the module after a program named *hang*),
+ * assert that i915_wedged agrees, and set the hang check to
+ * @hangcheck_ms (restored at exit).
+ */
+void gem_require_unwedged(int fd, unsigned int hangcheck_ms);
+/*
+ * After it, in a subtest of its own: the device is still wedged (the
+ * subtest @hang did that) and gem_unwedge() brings it back.
+ */
+void gem_recover_wedged(const char *hang);
 
 /*
  * A register of the model as /sys/kernel/debug/i915_sim/regs lists it
