@@ -16,18 +16,14 @@
 /* the number after "@key: " in i915_capabilities, or -1 */
 static long long capability(int fd, const char *key)
 {
-	char buf[4096], *p;
-	size_t klen = strlen(key);
+	char buf[4096];
+	long long v;
 	int ret;
 
 	ret = igt_debugfs_read(fd, "i915_capabilities", buf, sizeof(buf));
 	igt_assert_f(ret > 0, "reading i915_capabilities: %s",
 		     igt_errname(ret));
-	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (!strncmp(p, key, klen) && p[klen] == ':')
-			return strtoll(p + klen + 1, NULL, 0);
-	}
-	return -1;
+	return igt_key_value(buf, key, &v) ? -1 : v;
 }
 
 int gem_gen(int fd)
@@ -204,15 +200,10 @@ int __gem_leavevt(int fd)
 }
 
 /*
- * The atexit() restorers below run only in the process that changed the
- * setting: a forked child that exits must not undo it under its parent.
+ * The whole GTT goes back to GEM when the process that narrowed it exits
+ * (not when a child it forked exits: that would undo it under its
+ * parent).  The module parameters below work the same way.
  */
-static void restore_at_exit(void (*fn)(void), pid_t *owner)
-{
-	*owner = getpid();
-	atexit(fn);
-}
-
 static uint64_t restore_total;
 static pid_t restore_total_owner;
 
@@ -254,7 +245,8 @@ void gem_narrow_gtt(int fd, uint64_t start, uint64_t end)
 {
 	if (!restore_total) {
 		restore_total = gem_gtt_total(fd);
-		restore_at_exit(restore_gtt_at_exit, &restore_total_owner);
+		restore_total_owner = getpid();
+		atexit(restore_gtt_at_exit);
 	}
 	igt_assert_ok(__gem_init(fd, start, end));
 }
@@ -704,10 +696,8 @@ void check_surface_at(const char *file, int line, int fd, uint32_t handle,
 /* the software model */
 
 #define SIM_DELAY_PARAM "/sys/module/i915/parameters/sim_cmd_delay_us"
+#define HANGCHECK_PARAM "/sys/module/i915/parameters/hangcheck_ms"
 #define SIM_DEBUGFS "/sys/kernel/debug/i915_sim"
-
-static long saved_delay = -1;
-static pid_t saved_delay_owner;
 
 static long read_param(const char *path)
 {
@@ -740,50 +730,59 @@ static int write_param(const char *path, long value)
 	return n;
 }
 
+/* a module parameter a test changed, put back when its process exits */
+struct saved_param {
+	const char *path;
+	long value;	/* -1 until changed */
+	pid_t owner;	/* the process that changed it first */
+};
+
+static struct saved_param delay_param = { SIM_DELAY_PARAM, -1, 0 };
+static struct saved_param hangcheck_param = { HANGCHECK_PARAM, -1, 0 };
+
+static void restore_params(void)
+{
+	struct saved_param *const params[] = { &delay_param, &hangcheck_param };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(params); i++)
+		if (params[i]->value >= 0 && params[i]->owner == getpid())
+			write_param(params[i]->path, params[i]->value);
+}
+
+static void set_param(struct saved_param *p, unsigned int value)
+{
+	static bool registered;
+
+	if (p->value < 0) {
+		p->value = read_param(p->path);
+		igt_assert(p->value >= 0);
+		p->owner = getpid();
+		if (!registered) {
+			atexit(restore_params);
+			registered = true;
+		}
+	}
+	igt_assert_ok(write_param(p->path, value));
+}
+
 bool sim_has_cmd_delay(void)
 {
 	return access(SIM_DELAY_PARAM, W_OK) == 0;
-}
-
-static void restore_delay(void)
-{
-	if (getpid() == saved_delay_owner && saved_delay >= 0)
-		write_param(SIM_DELAY_PARAM, saved_delay);
 }
 
 void sim_set_cmd_delay(unsigned int us)
 {
 	if (!sim_has_cmd_delay())
 		igt_skip("the model has no %s", SIM_DELAY_PARAM);
-	if (saved_delay < 0) {
-		saved_delay = read_param(SIM_DELAY_PARAM);
-		igt_assert(saved_delay >= 0);
-		restore_at_exit(restore_delay, &saved_delay_owner);
-	}
-	igt_assert_ok(write_param(SIM_DELAY_PARAM, us));
-}
-
-#define HANGCHECK_PARAM "/sys/module/i915/parameters/hangcheck_ms"
-
-static long saved_hangcheck = -1;
-static pid_t saved_hangcheck_owner;
-
-static void restore_hangcheck(void)
-{
-	if (getpid() == saved_hangcheck_owner && saved_hangcheck >= 0)
-		write_param(HANGCHECK_PARAM, saved_hangcheck);
+	set_param(&delay_param, us);
 }
 
 void gem_set_hangcheck_ms(unsigned int ms)
 {
 	if (access(HANGCHECK_PARAM, W_OK))
 		igt_skip("no writable %s", HANGCHECK_PARAM);
-	if (saved_hangcheck < 0) {
-		saved_hangcheck = read_param(HANGCHECK_PARAM);
-		igt_assert(saved_hangcheck >= 0);
-		restore_at_exit(restore_hangcheck, &saved_hangcheck_owner);
-	}
-	igt_assert_ok(write_param(HANGCHECK_PARAM, ms));
+	set_param(&hangcheck_param, ms);
 }
 
 bool gem_is_wedged(int fd)
@@ -884,21 +883,10 @@ long long sim_reg(const char *name)
 
 long long sim_cs_value(const char *key)
 {
-	FILE *f = fopen(SIM_DEBUGFS "/cs", "r");
-	size_t klen = strlen(key);
-	long long found = -ENOENT;
-	char line[256];
+	long long v;
+	int ret = igt_file_key_value(SIM_DEBUGFS "/cs", key, &v);
 
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, klen) && line[klen] == ':') {
-			found = strtoll(line + klen + 1, NULL, 0);
-			break;
-		}
-	}
-	fclose(f);
-	return found;
+	return ret ? ret : v;
 }
 
 int sim_drawrects(struct drawrect *r, int max)

@@ -485,23 +485,33 @@ void igt_gem_objects(int fd, long long *count, long long *bytes)
 /* ------------------------------------------------------------------ */
 /* misc */
 
-long long igt_meminfo_kib(const char *key)
+int igt_key_value(const char *text, const char *key, long long *value)
 {
-	char line[256];
 	size_t klen = strlen(key);
-	long long v = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
+	const char *p;
 
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, klen) && line[klen] == ':') {
-			v = strtoll(line + klen + 1, NULL, 10);
-			break;
+	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, key, klen) && p[klen] == ':') {
+			*value = strtoll(p + klen + 1, NULL, 0);
+			return 0;
 		}
 	}
-	fclose(f);
-	return v;
+	return -ENOENT;
+}
+
+int igt_file_key_value(const char *path, const char *key, long long *value)
+{
+	static char buf[1 << 16];
+	int ret = read_file(path, buf, sizeof(buf));
+
+	return ret < 0 ? ret : igt_key_value(buf, key, value);
+}
+
+long long igt_meminfo_kib(const char *key)
+{
+	long long v;
+
+	return igt_file_key_value("/proc/meminfo", key, &v) ? -1 : v;
 }
 
 bool igt_cpu_has_flag(const char *flag)

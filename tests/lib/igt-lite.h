@@ -191,6 +191,13 @@ void igt_drop_root(void);
 /* ------------------------------------------------------------------ */
 /* misc */
 
+/*
+ * The number after "@key:" at the start of a line of @text (or of the
+ * file @path), any base strtoll() reads: 0, -ENOENT if no line has it,
+ * or -errno reading the file.
+ */
+int igt_key_value(const char *text, const char *key, long long *value);
+int igt_file_key_value(const char *path, const char *key, long long *value);
 /* value of "Key:" in /proc/meminfo, in KiB, or -1 */
 long long igt_meminfo_kib(const char *key);
 /* true if /proc/cpuinfo lists the flag @flag */
