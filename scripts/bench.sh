@@ -4,8 +4,8 @@
 # scripts/bench.sh - `make bench`: install the dependencies, build i915.ko
 # and the benchmark client (tests/bench/gem_bench.c ->
 # tests/build/bench/gem_bench), boot the VM on Debian's kernel with vgem
-# (the reference GEM driver, from the same kernel's modules) added to the
-# initramfs, and run the client on each simulated GPU
+# (the reference GEM driver, from the same kernel's modules) loaded at
+# boot (run.sh --kmod vgem), and run the client on each simulated GPU
 # (tests/bench/run-bench.sh is the guest program).  The tables come back
 # as ./bench-out/bench.txt, with a header naming the date, the source and
 # the host, and are printed.
@@ -33,45 +33,6 @@ build() {
 	make -C "$REPO/tests" bench
 }
 
-# Module file of $1 under $MODDIR ("" if built in); dies if absent.
-MODDIR=
-find_module() {
-	local n=${1//-/_} f
-	if sed 's/-/_/g' "$MODDIR/modules.builtin" 2>/dev/null | grep -q "/$n\.ko$"; then
-		return 0
-	fi
-	f=$(find "$MODDIR" \( -name "$n.ko*" -o -name "${n//_/-}.ko*" \) | head -n 1)
-	[ -n "$f" ] || die "module $1 neither built in nor in $MODDIR"
-	echo "$f"
-}
-
-# Add module $1 after its dependencies to $DIR/mod as NN-<name>.ko, and to
-# EXTRAS for the initramfs (/bench/mod/); the guest loads them in order.
-declare -A SEEN=()
-EXTRAS=()
-NMOD=0
-add_module() {
-	local f dep dest
-	f=$(find_module "$1") || exit 1
-	[ -n "$f" ] || return 0
-	[ -z "${SEEN[$f]:-}" ] || return 0
-	SEEN[$f]=1
-	for dep in $(modinfo -F depends "$f" | tr ',' ' '); do
-		add_module "$dep"
-	done
-	NMOD=$((NMOD + 1))
-	dest=$(printf '%02d-%s.ko' "$NMOD" "$(basename "${f%.ko*}" | tr - _)")
-	mkdir -p "$DIR/mod"
-	case $f in
-	*.ko) cp "$f" "$DIR/mod/$dest" ;;
-	*.ko.xz) xz -dc "$f" >"$DIR/mod/$dest" ;;
-	*.ko.zst) zstd -qdc "$f" >"$DIR/mod/$dest" ;;
-	*.ko.gz) gzip -dc "$f" >"$DIR/mod/$dest" ;;
-	*) die "unknown module format $f" ;;
-	esac
-	EXTRAS+=(--extra "$DIR/mod/$dest:/bench/mod/$dest")
-}
-
 header() {
 	local cpu
 	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
@@ -88,17 +49,15 @@ main() {
 	d=$(kimg_dir)
 	[ -f "$d/.complete" ] || die "no Debian kernel image in $d: run scripts/install-deps.sh"
 	KVER=$(ls "$d/root/lib/modules")
-	MODDIR=$d/root/lib/modules/$KVER
 	DIR=$(mktemp -d)
 	trap 'rm -rf "$DIR"' EXIT
-	add_module vgem
 	mkdir -p "$DIR/tests"
 	cp "$REPO/tests/build/bench/gem_bench" "$DIR/tests/gem_bench"
 	rm -rf "$OUT"
 	"$REPO/scripts/vm/run.sh" --lane bench --sims "$SIMS" --tests "$DIR/tests" \
 		--script "$REPO/tests/bench/run-bench.sh" --outdir "$OUT" \
-		--set "BENCH_SAMPLE_S=$SAMPLE_S" --timeout 1800 \
-		${EXTRAS[@]+"${EXTRAS[@]}"} "$@" || rc=$?
+		--set "BENCH_SAMPLE_S=$SAMPLE_S" --timeout 1800 --kmod vgem \
+		"$@" || rc=$?
 	if [ -s "$OUT/bench.txt" ]; then
 		{ header; cat "$OUT/bench.txt"; } >"$DIR/bench.txt"
 		mv "$DIR/bench.txt" "$OUT/bench.txt"

@@ -45,21 +45,9 @@ KMEMLEAK_WAIT=${KMEMLEAK_WAIT:-6}
 KMEMLEAK_SCANS=${KMEMLEAK_SCANS:-1}
 DEBUGFS=/sys/kernel/debug
 export BENCH_OUT="${BENCH_OUT:-/out}"
-KLOG=/tmp/kernel.log
 
-# What in the kernel log fails a run.
-BAD='WARNING:|\bBUG\b|Oops|lockdep|possible circular|possible recursive|hung task|blocked for more than|general protection|KASAN|UBSAN|suspected memory leak|list_add corruption|list_del corruption|refcount_t|Call Trace|DEBUG_LOCKS_WARN|suspicious RCU|Trying to free nonexistent'
-
-[ -e /proc/self/fd/3 ] || exec 3>/dev/null
-
-emit() {
-	echo "$*"
-	echo "$*" >&3
-}
-
-result() {
-	emit "RESULT $*"
-}
+# emit, result, log_clean, wait_for
+. /lib/guest-lib.sh
 
 # Centiseconds since boot.
 now() {
@@ -71,20 +59,6 @@ now() {
 secs_since() {
 	local d=$(($(now) - $1))
 	printf '%d.%02ds' $((d / 100)) $((d % 100))
-}
-
-# Read and clear the kernel log since the last call; keep a full copy in
-# $KLOG; print the chunk and fail if it holds anything from $BAD.
-log_clean() {
-	local what="$1" chunk
-	chunk=$(dmesg -c)
-	[ -n "$chunk" ] || return 0
-	echo "$chunk" >>"$KLOG"
-	echo "$chunk" | grep -Eq "$BAD" || return 0
-	echo "---- kernel log during $what ----"
-	echo "$chunk"
-	echo "---- end of kernel log during $what ----"
-	return 1
 }
 
 matches() {
@@ -105,15 +79,6 @@ list_tests() {
 		[ -n "$EXCLUDE" ] && matches "$n" "$EXCLUDE" && continue
 		echo "$n"
 	done
-}
-
-wait_for() {
-	local i=0
-	while [ ! -e "$1" ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -e "$1" ]
 }
 
 # insmod with sim=$1; why on stdout on failure.

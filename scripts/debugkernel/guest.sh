@@ -28,33 +28,9 @@ WORKER=/tests/fault_exit
 DEBUGFS=/sys/kernel/debug
 KMEMLEAK=$DEBUGFS/kmemleak
 
-# The suite's list, and the debug options' own words.
-BAD='WARNING:|\bBUG\b|Oops|lockdep|possible circular|possible recursive|hung task|blocked for more than|general protection|KASAN|UBSAN|suspected memory leak|list_add corruption|list_del corruption|refcount_t|Call Trace|DEBUG_LOCKS_WARN|suspicious RCU|ODEBUG|DMA-API|INFO: |Trying to free nonexistent'
-# What the debug options say at boot when all is well.
-BENIGN='RCU lockdep checking is enabled|DMA-API: preallocated [0-9]+ debug entries|DMA-API: debugging enabled by kernel config'
-
-[ -e /proc/self/fd/3 ] || exec 3>/dev/null
-
-emit() {
-	echo "$*"
-	echo "$*" >&3
-}
-
-result() {
-	emit "RESULT $*"
-}
-
-# The kernel log since the last read; fails, printing it whole, on $BAD.
-log_clean() {
-	local what=$1 chunk
-	chunk=$(dmesg -c)
-	[ -n "$chunk" ] || return 0
-	echo "$chunk" | grep -Ev "$BENIGN" | grep -Eq "$BAD" || return 0
-	echo "---- kernel log during $what ----"
-	echo "$chunk"
-	echo "---- end of kernel log during $what ----"
-	return 1
-}
+# emit, result, log_clean (the kernel-log check, debug reports included)
+# and wait_for
+. /lib/guest-lib.sh
 
 # Scan (twice: an object is reported once it is 5 s old and was found
 # unreferenced) and print what kmemleak holds; fails if anything.
@@ -85,21 +61,11 @@ check_kernel() {
 		# no scan thread: scans happen when the bench asks for them
 		echo scan=off >"$KMEMLEAK"
 	fi
-	# The boot itself must be clean.  The log is cleared here so that the
-	# suite, which does not know the debug options' benign boot lines
-	# ("RCU lockdep checking is enabled"), starts from an empty one.
+	# The boot itself must be clean, with the debug options' benign boot
+	# lines ("RCU lockdep checking is enabled") aside.
 	log_clean boot || why="$why boot log;"
 	echo "debug kernel: $(uname -r): $(grep -c . /proc/lockdep 2>/dev/null) lock classes at boot"
 	if [ -n "$why" ]; then result "debug-kernel@boot FAIL$why"; else result "debug-kernel@boot PASS"; fi
-}
-
-wait_for() {
-	local i=0
-	while [ ! -e "$1" ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -e "$1" ]
 }
 
 # rmmod, retried while the killed workers' files are still being closed.

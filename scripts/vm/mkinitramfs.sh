@@ -7,21 +7,24 @@
 #
 # Usage: mkinitramfs.sh --out FILE --modules ROOT --kver VER --module KO
 #                       --tests DIR [--script FILE] [--conf FILE]
-#                       [--extra SRC:DEST]...
+#                       [--extra SRC:DEST]... [--kmod NAME]...
 #   --modules ROOT  directory holding lib/modules/VER of the booted kernel
 #   --module KO     the i915.ko to test (its vermagic must start with VER)
 #   --tests DIR     every executable regular file in DIR becomes /tests/NAME
 #   --script FILE   the guest program the init runs (default tests/run-suite.sh)
 #   --conf FILE     becomes /etc/bench.conf (shell variables for the guest)
 #   --extra S:D     copy host file S to D inside the image (repeatable)
+#   --kmod NAME     one more module of the kernel to load at boot, after
+#                   its dependencies (repeatable)
 #
 # The image holds:
 #   /init                 scripts/vm/init
 #   /bin/*                busybox-static and its applet links
-#   /lib/modules/VER/...  drm.ko, virtio_pci, virtio_blk and their deps
-#                         (built-in ones are skipped), listed in load order
-#                         in /etc/modules.load
+#   /lib/modules/VER/...  drm.ko, virtio_pci, virtio_blk, the --kmod ones
+#                         and their deps (built-in ones are skipped), listed
+#                         in load order in /etc/modules.load
 #   /i915.ko, /run-suite.sh, /tests/*, /etc/bench.conf, /out (empty)
+#   /lib/guest-lib.sh     what the guest programs share (scripts/vm/)
 #   every shared library the tests need (ldd), 64- and 32-bit, with an
 #   ld.so.cache made by ldconfig
 set -euo pipefail
@@ -47,6 +50,7 @@ parse_args() {
 		--script) SCRIPT=$2 ;;
 		--conf) CONF=$2 ;;
 		--extra) EXTRAS+=("$2") ;;
+		--kmod) BASE_MODULES+=("$2") ;;
 		*) die "mkinitramfs.sh: unknown argument $1" ;;
 		esac
 		shift 2
@@ -203,6 +207,7 @@ main() {
 	make_ldcache
 	put "$REPO/scripts/vm/init" /init
 	put "$SCRIPT" /run-suite.sh
+	put "$REPO/scripts/vm/guest-lib.sh" /lib/guest-lib.sh
 	chmod 755 "$ROOT/init" "$ROOT/run-suite.sh"
 	if [ -n "$CONF" ]; then put "$CONF" /etc/bench.conf; else : >"$ROOT/etc/bench.conf"; fi
 	(cd "$ROOT" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$OUT"

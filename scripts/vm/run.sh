@@ -25,6 +25,8 @@
 #                    assignment (repeatable; e.g. TEST_TIMEOUT=900 or
 #                    "I915_ARGS='a=1 b=2'"; see tests/run-suite.sh)
 #   --extra SRC:DEST copy a host file into the initramfs (repeatable)
+#   --kmod NAME      also load this module of the booted kernel (and its
+#                    dependencies) at boot, e.g. vgem (repeatable)
 #   --mem MIB        guest RAM (default 1024; Gen3 DMA is 32-bit: < 3072)
 #   --smp N          guest CPUs (default 2)
 #   --swap SIZE      swap disk size for qemu-img (default 2G)
@@ -79,6 +81,7 @@ parse_args() {
 		--append) APPEND="$APPEND $2" ;;
 		--set) SETS+=("$2") ;;
 		--extra) EXTRAS+=(--extra "$2") ;;
+		--kmod) EXTRAS+=(--kmod "$2") ;;
 		--mem) MEM=$2 ;;
 		--smp) SMP=$2 ;;
 		--swap) SWAP=$2 ;;

@@ -5,9 +5,9 @@
 # sh; scripts/bench.sh hands it to scripts/vm/run.sh --script, which
 # makes it /run-suite.sh in the VM).
 #
-# Loads vgem (the reference GEM driver) from /bench/mod/NN-<name>.ko in
-# that order, skipping modules already loaded, then for each simulated GPU
-# in $SIMS: insmod i915.ko sim=SIM, run /tests/gem_bench, rmmod.  Results
+# vgem (the reference GEM driver) is loaded at boot (run.sh --kmod vgem).
+# For each simulated GPU in $SIMS: insmod i915.ko sim=SIM, run
+# /tests/gem_bench, rmmod.  Results
 # go to fd 3 as for the suite:
 #   RESULT bench@SIM PASS|FAIL [why]
 # FAIL when the client exits non-zero (a result it could not verify), or
@@ -26,25 +26,8 @@ BIN=/tests/gem_bench
 OUT=/out/bench.txt
 export BENCH_SAMPLE_S
 
-# what in the kernel log fails a run (as tests/run-suite.sh)
-BAD='WARNING:|\bBUG\b|Oops|lockdep|possible circular|hung task|blocked for more than|general protection|KASAN|UBSAN|list_add corruption|list_del corruption|refcount_t|Call Trace'
-
-[ -e /proc/self/fd/3 ] || exec 3>/dev/null
-
-emit() {
-	echo "$*"
-	echo "$*" >&3
-}
-
-log_clean() {
-	local chunk
-	chunk=$(dmesg -c)
-	echo "$chunk" | grep -Eq "$BAD" || return 0
-	echo "---- kernel log during $1 ----"
-	echo "$chunk"
-	echo "---- end of kernel log ----"
-	return 1
-}
+# emit, log_clean (the suite's kernel-log check), wait_for
+. /lib/guest-lib.sh
 
 wait_for_i915() {
 	local i=0
@@ -54,19 +37,6 @@ wait_for_i915() {
 		i=$((i + 1))
 	done
 	grep -qs '^DRIVER=i915$' /sys/class/drm/card*/device/uevent
-}
-
-load_vgem() {
-	local ko name
-	for ko in /bench/mod/*.ko; do
-		[ -f "$ko" ] || continue
-		name=${ko##*/}
-		name=${name#*-}
-		name=${name%.ko}
-		[ -d "/sys/module/$name" ] && continue
-		insmod "$ko" || emit "BENCH-ERROR insmod $ko failed"
-	done
-	[ -d /sys/module/vgem ] || emit "BENCH-ERROR vgem is not loaded: the vgem lines will be missing"
 }
 
 run_sim() {
@@ -103,8 +73,7 @@ main() {
 	[ -x "$BIN" ] || { emit "BENCH-ERROR $BIN missing"; return 1; }
 	for sim in $SIMS; do echo "PLAN bench@$sim"; done >&3
 	log_clean boot || emit "BENCH-ERROR kernel log at boot"
-	load_vgem
-	log_clean "insmod vgem" || emit "BENCH-ERROR kernel log while loading vgem"
+	[ -d /sys/module/vgem ] || emit "BENCH-ERROR vgem is not loaded: the vgem lines will be missing"
 	: >"$OUT"
 	for sim in $SIMS; do
 		run_sim "$sim"
