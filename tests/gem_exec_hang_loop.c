@@ -47,42 +47,58 @@ static int waiter(void *arg)
 }
 
 /*
- * First, what is not a hang: a batch that runs for several hang checks
+ * First, what is not a hang: a batch that runs for about 10 hang checks
  * without a breadcrumb, but moving all the time, completes.  (Before the
  * hang check looked at ACTHD, 3 checks without a breadcrumb wedged; now
- * a moving engine has 30.)  About 1.6 s here, 3 s on the debug kernel.
+ * a moving engine has 30.)  How long a command takes depends on the
+ * kernel (about 1 ms here, 4 on the debug kernel), so the batch's length
+ * comes from a timed run of a short one.
  */
 #define LONG_HANGCHECK_MS	200
-#define LONG_NOOPS		1500
+#define LONG_CHECKS		10
+#define PROBE_NOOPS		200
+
+/* Run @noops MI_NOOPs and a store of @value into @target; seconds taken. */
+static double run_noops(int fd, struct bo *target, unsigned int noops,
+			uint32_t value)
+{
+	struct batch *b = batch_new(fd);
+	uint32_t got;
+	unsigned int i;
+	double t0, took;
+
+	for (i = 0; i < noops; i++)
+		batch_emit(b, MI_NOOP);
+	emit_store_dword(b, target, 0, value);
+	t0 = igt_now();
+	batch_submit(b);
+	gem_sync(fd, target->handle);
+	took = igt_now() - t0;
+	gem_read(fd, target->handle, 0, &got, sizeof(got));
+	igt_assert_eq_u64(got, value);
+	batch_free(b);
+	return took;
+}
 
 static void subtest_long_batch_lives(void)
 {
 	int fd = drm_open_driver();
-	struct batch *b = batch_new(fd);
-	uint32_t value;
+	unsigned int noops;
 	struct bo target;
-	double t0, took;
-	unsigned int i;
+	double per_cmd, took;
 
 	gem_require_unwedged(fd, LONG_HANGCHECK_MS);
 	bo_init(&target, fd, PAGE_SZ);
-	for (i = 0; i < LONG_NOOPS; i++)
-		batch_emit(b, MI_NOOP);
-	emit_store_dword(b, &target, 0, 0x10c6);
 	sim_set_cmd_delay(1000);
-	t0 = igt_now();
-	batch_submit(b);
-	gem_sync(fd, target.handle);
-	took = igt_now() - t0;
+	per_cmd = run_noops(fd, &target, PROBE_NOOPS, 1) / PROBE_NOOPS;
+	noops = LONG_CHECKS * LONG_HANGCHECK_MS / 1000.0 / per_cmd;
+	took = run_noops(fd, &target, noops, 0x10c6);
 	sim_set_cmd_delay(0);
-	igt_info("the batch ran %.2f s, %.0f hang checks", took,
-		 took * 1000 / LONG_HANGCHECK_MS);
+	igt_info("%.2f ms a command: %u commands ran %.2f s, %.0f hang checks",
+		 per_cmd * 1000, noops, took, took * 1000 / LONG_HANGCHECK_MS);
 	igt_assert_f(took * 1000 > 4 * LONG_HANGCHECK_MS,
 		     "the batch was too quick to prove anything");
 	igt_assert(!gem_is_wedged(fd));
-	gem_read(fd, target.handle, 0, &value, sizeof(value));
-	igt_assert_eq_u64(value, 0x10c6);
-	batch_free(b);
 	bo_fini(&target, fd);
 	close(fd);
 }

@@ -17,7 +17,7 @@
 # and a resource released twice.
 KLOG_BAD='WARNING:|\bBUG\b|Oops|lockdep|possible circular|possible recursive|hung task|blocked for more than|general protection|KASAN|UBSAN|suspected memory leak|list_add corruption|list_del corruption|refcount_t|Call Trace|DEBUG_LOCKS_WARN|suspicious RCU|ODEBUG|DMA-API|INFO: |Trying to free nonexistent'
 # What the debug options print when all is well.
-KLOG_BENIGN='RCU lockdep checking is enabled|DMA-API: preallocated [0-9]+ debug entries|DMA-API: debugging enabled by kernel config'
+KLOG_BENIGN='RCU lockdep checking is enabled|DMA-API: preallocated [0-9]+ debug entries|DMA-API: debugging enabled by kernel config|DMA-API: dma_debug_entry pool grown to'
 
 [ -e /proc/self/fd/3 ] || exec 3>/dev/null
 
