@@ -116,6 +116,26 @@ static long wait_object(struct i915_gem_object *obj, s64 timeout_ns)
 	return i915_gem_object_gpu_error(obj);
 }
 
+/*
+ * wait_object() for @timeout_ns after @start by the clock: a jiffy
+ * timeout may end a little early (a virtual machine's ticks catch up in
+ * bursts), so what is left is waited out.
+ */
+static long wait_object_timed(struct i915_gem_object *obj, s64 timeout_ns,
+			      ktime_t start)
+{
+	long ret = wait_object(obj, timeout_ns);
+	s64 left;
+
+	while (ret == -ETIME && timeout_ns > 0) {
+		left = timeout_ns - ktime_to_ns(ktime_sub(ktime_get(), start));
+		if (left <= 0)
+			break;
+		ret = wait_object(obj, left);
+	}
+	return ret;
+}
+
 /**
  * i915_gem_wait_ioctl - WAIT: wait for the GPU to finish with an object
  * @dev: DRM device
@@ -145,7 +165,7 @@ int i915_gem_wait_ioctl(struct drm_device *dev, void *data,
 		return -ENOENT;
 
 	start = ktime_get();
-	ret = wait_object(obj, args->timeout_ns);
+	ret = wait_object_timed(obj, args->timeout_ns, start);
 
 	if (args->timeout_ns > 0) {
 		args->timeout_ns -= ktime_to_ns(ktime_sub(ktime_get(), start));
