@@ -28,12 +28,12 @@ MODULE_PARM_DESC(sim,
 
 static const struct i915_device_info i915g_info = {
 	.gen = 3, .dma_bits = 32, .num_fences = 8,
-	.has_snoop = true, .hws_needs_physical = true,
+	.has_snoop = true, .hws_needs_physical = true, .y_tile_512 = true,
 };
 
 static const struct i915_device_info i915gm_info = {
 	.gen = 3, .is_mobile = true, .dma_bits = 32, .num_fences = 8,
-	.has_snoop = true, .hws_needs_physical = true,
+	.has_snoop = true, .hws_needs_physical = true, .y_tile_512 = true,
 };
 
 static const struct i915_device_info i945g_info = {
@@ -131,6 +131,10 @@ static const struct drm_ioctl_desc i915_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(I915_GEM_GET_APERTURE, i915_gem_get_aperture_ioctl,
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(I915_GEM_WAIT, i915_gem_wait_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_SET_TILING, i915_gem_set_tiling_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_GET_TILING, i915_gem_get_tiling_ioctl,
 			  DRM_RENDER_ALLOW),
 };
 

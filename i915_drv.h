@@ -38,6 +38,7 @@
  * @hws_needs_physical: status page given by physical address, not GGTT
  * @dma_bits: DMA address width
  * @num_fences: fence registers
+ * @y_tile_512: Y tiles are 512 bytes wide (915G/GM), not 128
  */
 struct i915_device_info {
 	u8 gen;
@@ -47,6 +48,7 @@ struct i915_device_info {
 	bool hws_needs_physical;
 	u8 dma_bits;
 	u8 num_fences;
+	bool y_tile_512;
 };
 
 /**
@@ -495,6 +497,12 @@ int i915_gem_wait_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file);
 int i915_gem_throttle_ioctl(struct drm_device *dev, void *data,
 			    struct drm_file *file);
+
+/* i915_gem_tiling.c */
+int i915_gem_set_tiling_ioctl(struct drm_device *dev, void *data,
+			      struct drm_file *file);
+int i915_gem_get_tiling_ioctl(struct drm_device *dev, void *data,
+			      struct drm_file *file);
 
 /* i915_gem_execbuffer.c */
 int i915_gem_execbuffer_ioctl(struct drm_device *dev, void *data,

@@ -36,6 +36,13 @@
 #define   I915_PGTBL_ERR_CS_INSTRUCTION	BIT(20)
 #define I915_GFX_FLSH_CNTL		0x2170
 
+/* Tiled surfaces: tile widths and the pitches a fence register holds */
+#define I915_TILE_WIDTH			512	/* X; Y on 915G/GM too */
+#define I945_TILE_WIDTH_Y		128	/* Y from 945G on */
+#define I915_FENCE_MAX_PITCH		8192	/* Gen3: a power of two */
+#define I965_FENCE_PITCH_UNIT		128	/* Gen4: pitch in 128 B units */
+#define I965_FENCE_MAX_PITCH_VAL	0x400
+
 /* GTT page-table entries */
 #define I915_GTT_PAGE_SIZE		4096
 #define I915_PTE_VALID			BIT(0)

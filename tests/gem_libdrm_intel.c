@@ -29,8 +29,8 @@
  *    (from the kernel or from libdrm) and changes nothing; RENDER works;
  *  - flink_open: bo_flink in one bufmgr, bo_gem_create_from_name in a
  *    second one on another fd, both see the same bytes; prime: the same
- *    through export_to_prime / create_from_prime (both skip while the
- *    driver has no GET_TILING, which libdrm's imports require);
+ *    through export_to_prime / create_from_prime (libdrm's imports ask
+ *    GET_TILING and give up if it fails);
  *  - bo_reuse: enable_reuse, hundreds of allocations served by a few
  *    GEM objects, the cache's time-out and destroy free them all;
  *  - other_entry_points: map__cpu / map__wc, pin, GTT maps, tiling,
@@ -954,7 +954,7 @@ static void subtest_flink_open(void)
 		igt_assert_f(err, "create_from_name failed, GET_TILING did not");
 		/* libdrm closed the handle GEM_OPEN gave it */
 		igt_assert_eq(trace_count(DRM_IOCTL_GEM_CLOSE, 0), 1);
-		igt_skip("drm_intel_bo_gem_create_from_name() asks "
+		igt_fail("drm_intel_bo_gem_create_from_name() asks "
 			 "I915_GEM_GET_TILING after GEM_OPEN and gives up "
 			 "(closes the handle, returns NULL) when it fails: "
 			 "the driver answers %s", igt_errname(-err));
@@ -1157,7 +1157,7 @@ static void subtest_prime(void)
 			    _IOC_NR(DRM_IOCTL_I915_GEM_GET_TILING))
 				err = trace[i].err;
 		igt_assert_f(err, "create_from_prime failed, GET_TILING did not");
-		igt_skip("drm_intel_bo_gem_create_from_prime() asks "
+		igt_fail("drm_intel_bo_gem_create_from_prime() asks "
 			 "I915_GEM_GET_TILING after PRIME_FD_TO_HANDLE and "
 			 "gives up (closes the handle, returns NULL) when it "
 			 "fails: the driver answers %s", igt_errname(-err));
@@ -1240,19 +1240,23 @@ static void subtest_other_entry_points(void)
 	tiled = drm_intel_bo_alloc_tiled(bufmgr, "tiled", 256, 64, 4, &tiling,
 					 &pitch, 0);
 	igt_info("bo_alloc_tiled(X): %s", tiled ? "a bo" : "NULL");
-	if (tiled) {
-		igt_assert_ok(drm_intel_bo_get_tiling(tiled, &tiling,
-						      &swizzle));
-		igt_info("  tiling %u, swizzle %u, pitch %lu", tiling,
-			 swizzle, pitch);
-		drm_intel_bo_unreference(tiled);
-	}
+	/*
+	 * The driver does not tile: a linear bo.  alloc_tiled() leaves the
+	 * mode it was asked for in @tiling; the bo knows (get_tiling).
+	 */
+	igt_assert(tiled);
+	igt_assert_ok(drm_intel_bo_get_tiling(tiled, &tiling, &swizzle));
+	igt_info("  tiling %u, swizzle %u, pitch %lu", tiling, swizzle, pitch);
+	igt_assert_eq(tiling, I915_TILING_NONE);
+	igt_assert_eq(swizzle, I915_BIT_6_SWIZZLE_NONE);
+	igt_assert(pitch >= 256 * 4);
+	drm_intel_bo_unreference(tiled);
 	tiling = I915_TILING_X;
 	ret = drm_intel_bo_set_tiling(bo, &tiling, 1024);
 	igt_info("bo_set_tiling(X): %s, tiling now %u", igt_errname(ret),
 		 tiling);
-	if (ret)
-		igt_assert_eq(tiling, I915_TILING_NONE);
+	igt_assert_ok(ret);
+	igt_assert_eq(tiling, I915_TILING_NONE);
 	tiling = I915_TILING_NONE;
 	igt_assert_ok(drm_intel_bo_set_tiling(bo, &tiling, 0));
 
