@@ -265,18 +265,6 @@ static void row_vgem(const char *name, const struct result *r, size_t bytes)
 /* ------------------------------------------------------------------ */
 /* devices */
 
-static bool driver_is(int fd, const char *want)
-{
-	struct drm_version v;
-	char name[64];
-
-	memset(&v, 0, sizeof(v));
-	memset(name, 0, sizeof(name));
-	v.name = name;
-	v.name_len = sizeof(name) - 1;
-	return !igt_ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, want);
-}
-
 /* the first primary node of driver @name, or -1 */
 static int open_card(const char *name)
 {
@@ -288,7 +276,7 @@ static int open_card(const char *name)
 		fd = open(path, O_RDWR | O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		if (driver_is(fd, name))
+		if (igt_drm_driver_is(fd, name))
 			return fd;
 		close(fd);
 	}

@@ -263,7 +263,7 @@ int igt_ioctl(int fd, unsigned long request, void *arg)
 	return ret == -1 ? -errno : ret;
 }
 
-static bool is_i915(int fd)
+bool igt_drm_driver_is(int fd, const char *want)
 {
 	struct drm_version v;
 	char name[64];
@@ -274,7 +274,7 @@ static bool is_i915(int fd)
 	v.name_len = sizeof(name) - 1;
 	if (igt_ioctl(fd, DRM_IOCTL_VERSION, &v))
 		return false;
-	return v.name_len == 4 && !strcmp(name, "i915");
+	return v.name_len == strlen(want) && !strcmp(name, want);
 }
 
 int __drm_open_driver(bool render)
@@ -295,7 +295,7 @@ int __drm_open_driver(bool render)
 				err = -errno;
 			continue;
 		}
-		if (is_i915(fd))
+		if (igt_drm_driver_is(fd, "i915"))
 			return fd;
 		close(fd);
 	}

@@ -143,6 +143,9 @@ int drm_open_driver_render(void);
 /* the same, but returns -errno instead of skipping (for unprivileged) */
 int __drm_open_driver(bool render);
 
+/* is @fd a node of the DRM driver named @want (DRM_IOCTL_VERSION)? */
+bool igt_drm_driver_is(int fd, const char *want);
+
 /* DRM minor number of @fd (0.. for card, 128.. for render nodes) */
 int drm_minor(int fd);
 /* minor of the primary node of the device @fd belongs to */
