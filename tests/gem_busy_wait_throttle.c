@@ -424,6 +424,7 @@ static void subtest_close_busy(void)
 	struct bo w, r;
 
 	sim_set_cmd_delay(DELAY_US);
+	gem_quiescent_gpu(fd);	/* nothing left from earlier subtests */
 	igt_gem_objects(fd, &before, &bytes);
 	bo_init(&w, fd, PAGE_SZ);
 	bo_init(&r, fd, 4 * PAGE_SZ);
@@ -447,6 +448,7 @@ static void subtest_close_fd_busy(void)
 	struct bo w;
 
 	sim_set_cmd_delay(DELAY_US);
+	gem_quiescent_gpu(watcher);
 	igt_gem_objects(watcher, &before, &bytes);
 	bo_init(&w, fd, PAGE_SZ);
 	b = slow_batch(fd, &w, NULL, 300, 1);
@@ -472,6 +474,7 @@ static void subtest_drop_caches_idles(void)
 	double t0;
 
 	sim_set_cmd_delay(DELAY_US);
+	gem_quiescent_gpu(fd);	/* nothing left from earlier subtests */
 	igt_gem_objects(fd, &before, &bytes);
 	bo_init(&w, fd, PAGE_SZ);
 	bo_init(&gone, fd, PAGE_SZ);

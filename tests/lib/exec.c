@@ -785,6 +785,11 @@ void gem_set_hangcheck_ms(unsigned int ms)
 	set_param(&hangcheck_param, ms);
 }
 
+void gem_quiescent_gpu(int fd)
+{
+	igt_assert_ok(igt_debugfs_write(fd, "i915_gem_drop_caches", "0x5c"));
+}
+
 bool gem_is_wedged(int fd)
 {
 	struct drm_i915_gem_exec_object2 obj = {

@@ -287,6 +287,12 @@ void sim_set_cmd_delay(unsigned int us);
 void gem_set_hangcheck_ms(unsigned int ms);
 /* an empty batch fails with EIO: the device is wedged */
 bool gem_is_wedged(int fd);
+/*
+ * igt's gem_quiescent_gpu(): debugfs i915_gem_drop_caches with ACTIVE,
+ * RETIRE, FREED and IDLE, so that no request (or object it holds) is
+ * left from earlier work.
+ */
+void gem_quiescent_gpu(int fd);
 /* debugfs i915_wedged: 1 while the driver holds the GPU for hung, else 0 */
 int gem_wedged_debugfs(int fd);
 /*
