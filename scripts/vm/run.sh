@@ -41,7 +41,9 @@
 # but never reported (VM crash, panic, timeout) counts as failed, and so
 # does a VM that did not finish (missing BENCH-END) or a BENCH-ERROR.
 # Only one bench VM runs at a time per machine (flock on
-# $I915GEM_CACHE/vm.lock); a second run waits for the first.
+# $I915GEM_CACHE/vm.lock, or on $I915GEM_VM_LOCK if set, so that
+# developers working in several checkouts can run VMs side by side);
+# a second run on the same lock waits for the first.
 # Exit status: 0 if nothing failed, else non-zero (a setup error prints
 # "ERROR: ..." and exits before booting).
 set -euo pipefail
@@ -159,7 +161,7 @@ build_initramfs() {
 # One VM at a time on this machine (2 shared cores): wait for the others.
 lock_vm() {
 	mkdir -p "$I915GEM_CACHE"
-	exec 9>"$I915GEM_CACHE/vm.lock"
+	exec 9>"${I915GEM_VM_LOCK:-$I915GEM_CACHE/vm.lock}"
 	flock -n 9 && return 0
 	note "another bench VM is running on this machine: waiting for it"
 	flock 9
