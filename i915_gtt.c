@@ -489,7 +489,8 @@ void i915_gtt_suspend(struct i915_device *i915)
  * @i915: the device, idle; nothing binds or unbinds meanwhile (user tasks
  *	are frozen and every request is retired)
  *
- * Every entry back on the scratch page, then each bound object's entries
+ * The backend enables the GTT again (real chipsets), every entry goes
+ * back on the scratch page, then each bound object's entries are written
  * from its pages' DMA addresses, pinned or not.  The driver's own range
  * (ring, status page) is rewritten by i915_ring_resume().
  */
@@ -498,6 +499,8 @@ void i915_gtt_resume(struct i915_device *i915)
 	struct i915_gtt *gtt = &i915->gtt;
 	struct i915_gem_object *obj;
 
+	if (i915->hw.funcs->resume && i915->hw.funcs->resume(&i915->hw))
+		drm_err(&i915->drm, "GTT not enabled again after resume\n");
 	i915->hw.funcs->gtt_clear(&i915->hw, 0, gtt->total >> PAGE_SHIFT);
 	/* Stolen memory: the firmware's entries come back here. */
 	mutex_lock(&gtt->lock);
