@@ -17,6 +17,10 @@
  *  - s3_devices: "mem" at level "devices": only suspend and resume run,
  *    the GPU keeps its power (the model counts no power cycle), but the
  *    driver pointed the whole GTT at scratch when it suspended;
+ *  - s3_hung: a batch that loops for ever is running when "mem" is
+ *    written: suspend waits for it until the hang check wedges the GPU
+ *    (100 ms checks), so the cycle ends, the waiter gets EIO, the device
+ *    comes back wedged and debugfs i915_wedged brings it back to work;
  *  - hibernate: "disk" at level "platform": freeze, freeze_late,
  *    freeze_noirq, thaw; Gen3/Gen4 stay in D0 there.  Only with
  *    gem_suspend.hibernate=1 on the kernel command line (scripts/vm/run.sh
@@ -298,6 +302,34 @@ static void subtest_s3_devices(void)
 	cycle_test("mem", "devices", false);
 }
 
+/* a batch that never ends: suspend must not wait for it for ever */
+static void subtest_s3_hung(void)
+{
+	int64_t forever = -1;
+	struct batch *b;
+	struct bo target;
+	int fd;
+
+	require_sleep("mem");
+	fd = drm_open_driver();
+	gem_require_unwedged(fd, 100);
+	bo_init(&target, fd, PAGE_SZ);
+	b = batch_new(fd);
+	emit_store_dword(b, &target, 0, 0x1eaf);
+	emit_batch_start(b, &b->bo, 0);
+	batch_submit(b);
+	igt_assert_neq(gem_busy(fd, target.handle), 0);
+
+	sleep_cycle("mem", "platform");
+	igt_assert_err(__gem_wait(fd, target.handle, &forever), -EIO);
+	igt_assert_eq(gem_wedged_debugfs(fd), 1);
+	gem_unwedge(fd);
+
+	batch_free(b);
+	bo_fini(&target, fd);
+	close(fd);
+}
+
 static bool hibernate_wanted(void)
 {
 	const char *env = getenv("GEM_SUSPEND_HIBERNATE");
@@ -328,6 +360,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST_T(s2idle, 120),
 	SUBTEST_T(s3_devices, 120),
 	SUBTEST_T(s3_twice, 180),
+	SUBTEST_T(s3_hung, 120),
 	SUBTEST_T(hibernate, 180),
 };
 
