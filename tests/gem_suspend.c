@@ -30,8 +30,10 @@
  *
  * After the cycle: the queued blits completed correctly (and the blocked
  * WAIT returned 0), every object is byte-exact, the PIN'd object kept its
- * offset, and new blits that read the objects bound before the cycle
- * through their old GTT entries are correct.  Skips without
+ * offset, the interrupt registers read as before, and new blits that
+ * read the objects bound before the cycle through their old GTT entries
+ * are correct and signalled by a user interrupt (not by the hang check's
+ * polling).  Skips without
  * /sys/power/pm_test (a kernel without CONFIG_PM_DEBUG or without
  * CONFIG_SUSPEND, such as the debug lane's) or without the sleep state.
  */
@@ -149,6 +151,19 @@ static void sleep_cycle(const char *state, const char *level)
 		     level, igt_errname(ret));
 }
 
+/* a line of debugfs i915_interrupt_info */
+static long long irq_info(int fd, const char *key)
+{
+	char buf[1024];
+	long long v;
+
+	igt_assert_lt(0, igt_debugfs_read(fd, "i915_interrupt_info", buf,
+					  sizeof(buf)));
+	igt_assert_f(!igt_key_value(buf, key, &v), "no \"%s\" in %s", key,
+		     buf);
+	return v;
+}
+
 struct waiter_arg {
 	uint32_t name;
 	struct ref *ref;
@@ -175,7 +190,7 @@ static void cycle_test(const char *state, const char *level, bool power_lost)
 	struct image pinned, idle, cold, src, dst[QUEUED], fresh[2];
 	struct batch *q[QUEUED];
 	struct waiter_arg warg;
-	long long before, after;
+	long long before, after, ier, imr, user;
 	uint64_t pin_offset;
 	struct batch *b;
 	pid_t child;
@@ -185,6 +200,8 @@ static void cycle_test(const char *state, const char *level, bool power_lost)
 	fd = drm_open_driver();
 	gem_quiescent_gpu(fd);
 	before = power_cycles();
+	ier = irq_info(fd, "IER");
+	imr = irq_info(fd, "IMR");
 
 	image_init(&pinned, fd);
 	image_write(&pinned, fd, 1);
@@ -240,6 +257,8 @@ static void cycle_test(const char *state, const char *level, bool power_lost)
 			igt_assert_eq(after, before);
 	}
 
+	igt_assert_eq(irq_info(fd, "IER"), ier);
+	igt_assert_eq(irq_info(fd, "IMR"), imr);
 	igt_assert_eq(igt_wait(child), 0);
 	for (i = 0; i < QUEUED; i++)
 		check_surface(fd, dst[i].bo.handle, &dst[i].ref,
@@ -266,7 +285,9 @@ static void cycle_test(const char *state, const char *level, bool power_lost)
 	ref_copy(&fresh[1].ref, 7, 3, &pinned.ref, 0, 0, W - 7, H - 3);
 	emit_xy_copy(b, &fresh[1].s, 0, H - 8, &dst[0].s, 0, 0, W / 2, 8);
 	ref_copy(&fresh[1].ref, 0, H - 8, &dst[0].ref, 0, 0, W / 2, 8);
+	user = irq_info(fd, "user interrupts");
 	batch_submit_sync(b);
+	igt_assert_lt(user, irq_info(fd, "user interrupts"));
 	check_surface(fd, fresh[0].bo.handle, &fresh[0].ref,
 		      "new blit from the idle object");
 	check_surface(fd, fresh[1].bo.handle, &fresh[1].ref,
