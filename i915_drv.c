@@ -4,8 +4,21 @@
  *
  * Module entry points, the PCI driver that binds Gen3/Gen4 GPUs (real ones,
  * or the software model's device when the module is loaded with sim=<id>),
- * the DRM driver description with its ioctl table, and bring-up and
- * teardown of the per-device subsystems in one ordered list.
+ * the DRM driver description with its ioctl table, bring-up and teardown
+ * of the per-device subsystems in one ordered list, and system sleep.
+ *
+ * Sleep follows upstream's sequence for these generations.  suspend (also
+ * freeze and poweroff for hibernation): refuse new work, wait for the GPU
+ * to finish what is queued, disable interrupts, stop the ring, point the
+ * GTT at scratch and save PCI config space.  suspend_late: disable the
+ * device and put it in D3hot (not for hibernation: Gen3/Gen4 stay in D0
+ * there, as upstream keeps them).  The GPU then has lost its registers
+ * and its GTT (D3hot resets it, and S3 cuts its power).  resume_early: D0,
+ * enable, bus mastering.  resume (thaw, restore): every bound object's
+ * GTT entries, the interrupt masks, the ring with its GTT entries and
+ * the status page, then work is taken again and the hang check restarts.
+ * System memory - objects, the ring's contents, the status page - keeps
+ * its contents throughout.
  */
 
 #include <drm/drm_drv.h>
@@ -297,11 +310,86 @@ static void i915_pci_remove(struct pci_dev *pdev)
 	i915_device_fini(i915);
 }
 
+static int i915_pm_suspend(struct device *kdev)
+{
+	struct pci_dev *pdev = to_pci_dev(kdev);
+	struct i915_device *i915 = pci_get_drvdata(pdev);
+
+	i915_request_suspend(i915);
+	i915_irq_suspend(i915);
+	i915_ring_suspend(i915);
+	i915_gtt_suspend(i915);
+	pci_save_state(pdev);
+	return 0;
+}
+
+/* Hibernation: Gen3/Gen4 stay in D0 while the image is made and saved. */
+static int i915_pm_freeze_late(struct device *kdev)
+{
+	pci_disable_device(to_pci_dev(kdev));
+	return 0;
+}
+
+static int i915_pm_suspend_late(struct device *kdev)
+{
+	struct pci_dev *pdev = to_pci_dev(kdev);
+	int ret;
+
+	pci_disable_device(pdev);
+	ret = pci_set_power_state(pdev, PCI_D3hot);
+	if (ret)
+		pci_dbg(pdev, "staying in D0: %d\n", ret);
+	return 0;
+}
+
+static int i915_pm_resume_early(struct device *kdev)
+{
+	struct pci_dev *pdev = to_pci_dev(kdev);
+	int ret;
+
+	ret = pci_set_power_state(pdev, PCI_D0);
+	if (ret)
+		return ret;
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return ret;
+	pci_set_master(pdev);
+	return 0;
+}
+
+static int i915_pm_resume(struct device *kdev)
+{
+	struct i915_device *i915 = pci_get_drvdata(to_pci_dev(kdev));
+
+	i915_gtt_resume(i915);
+	i915_irq_resume(i915);
+	if (i915_ring_resume(i915))
+		i915_request_wedge(i915);
+	i915_request_resume(i915);
+	return 0;
+}
+
+static const struct dev_pm_ops i915_pm_ops = {
+	.suspend = i915_pm_suspend,
+	.suspend_late = i915_pm_suspend_late,
+	.resume_early = i915_pm_resume_early,
+	.resume = i915_pm_resume,
+	.freeze = i915_pm_suspend,
+	.freeze_late = i915_pm_freeze_late,
+	.thaw_early = i915_pm_resume_early,
+	.thaw = i915_pm_resume,
+	.poweroff = i915_pm_suspend,
+	.poweroff_late = i915_pm_freeze_late,
+	.restore_early = i915_pm_resume_early,
+	.restore = i915_pm_resume,
+};
+
 static struct pci_driver i915_pci_driver = {
 	.name = DRIVER_NAME,
 	.id_table = i915_pci_ids,
 	.probe = i915_pci_probe,
 	.remove = i915_pci_remove,
+	.driver.pm = pm_sleep_ptr(&i915_pm_ops),
 };
 
 static int __init i915_init(void)

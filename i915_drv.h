@@ -120,6 +120,8 @@ struct i915_gtt_place {
  * @fence_context: dma_fence context of the ring
  * @next_seqno: seqno of the next request (under @lock)
  * @wedged: the GPU hung; every request fails with -EIO from now on
+ * @suspended: the device is suspended (set and cleared under @lock): no
+ *	emission until it resumes
  * @retire_work: drops requests that have completed
  * @hangcheck_work: notices when the ring stops making progress
  * @hang_seqno: breadcrumb seen at the last hang check
@@ -144,6 +146,7 @@ struct i915_ring {
 	u64 fence_context;
 	u32 next_seqno;
 	bool wedged;
+	bool suspended;
 	struct work_struct retire_work;
 	struct delayed_work hangcheck_work;
 	u32 hang_seqno;
@@ -430,6 +433,8 @@ int i915_irq_init(struct i915_device *i915);
 void i915_irq_fini(struct i915_device *i915);
 void i915_irq_user_interrupt(struct i915_device *i915);
 void i915_irq_clear_errors(struct i915_device *i915);
+void i915_irq_suspend(struct i915_device *i915);
+void i915_irq_resume(struct i915_device *i915);
 
 /* i915_gtt.c */
 int i915_gtt_init(struct i915_device *i915);
@@ -441,6 +446,8 @@ void i915_gtt_unbind_locked(struct i915_gem_object *obj);
 int i915_gtt_unbind_idle_locked(struct i915_gem_object *obj);
 void i915_gtt_touch(struct i915_gem_object *obj);
 int i915_gtt_evict_all(struct i915_device *i915);
+void i915_gtt_suspend(struct i915_device *i915);
+void i915_gtt_resume(struct i915_device *i915);
 int i915_gem_init_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file);
 int i915_gem_pin_ioctl(struct drm_device *dev, void *data,
@@ -467,11 +474,15 @@ void i915_ring_rewind(struct i915_ring *ring, u32 tail);
 void i915_ring_kick(struct i915_device *i915);
 u32 i915_ring_acthd(struct i915_device *i915);
 void i915_ring_freeze(struct i915_device *i915);
+void i915_ring_suspend(struct i915_device *i915);
+int i915_ring_resume(struct i915_device *i915);
 
 /* i915_request.c: IRQ cookies as dma_fences */
 int i915_request_init(struct i915_device *i915);
 void i915_request_fini(struct i915_device *i915);
 void i915_request_quiesce(struct i915_device *i915);
+void i915_request_suspend(struct i915_device *i915);
+void i915_request_resume(struct i915_device *i915);
 struct i915_request *i915_request_create(struct i915_device *i915,
 					 unsigned int max_objects);
 void i915_request_add_object(struct i915_request *rq,

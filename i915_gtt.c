@@ -470,6 +470,46 @@ int i915_gtt_evict_all(struct i915_device *i915)
 }
 
 /**
+ * i915_gtt_suspend - forget the GTT's entries before the GPU sleeps
+ * @i915: the device, idle
+ *
+ * Points every entry at the scratch page, as upstream does: whether or
+ * not the GPU keeps its power (suspend-to-idle keeps it, S3 does not), no
+ * entry may count on surviving; i915_gtt_resume() writes them all again.
+ * (Entries the firmware owns, stolen memory's, are not the driver's to
+ * clear: the BIOS sets them again on resume from S3.)
+ */
+void i915_gtt_suspend(struct i915_device *i915)
+{
+	i915->hw.funcs->gtt_clear(&i915->hw, 0, i915->gtt.total >> PAGE_SHIFT);
+}
+
+/**
+ * i915_gtt_resume - write the GTT again after the GPU lost it
+ * @i915: the device, idle; nothing binds or unbinds meanwhile (user tasks
+ *	are frozen and every request is retired)
+ *
+ * The backend enables the GTT again (real chipsets), every entry goes
+ * back on the scratch page, then each bound object's entries are written
+ * from its pages' DMA addresses, pinned or not.  The driver's own range
+ * (ring, status page) is rewritten by i915_ring_resume().
+ */
+void i915_gtt_resume(struct i915_device *i915)
+{
+	struct i915_gtt *gtt = &i915->gtt;
+	struct i915_gem_object *obj;
+
+	if (i915->hw.funcs->resume && i915->hw.funcs->resume(&i915->hw))
+		drm_err(&i915->drm, "GTT not enabled again after resume\n");
+	i915->hw.funcs->gtt_clear(&i915->hw, 0, gtt->total >> PAGE_SHIFT);
+	/* Stolen memory: the firmware's entries come back here. */
+	mutex_lock(&gtt->lock);
+	list_for_each_entry(obj, &gtt->lru, gtt_link)
+		gtt_write_entries(obj);
+	mutex_unlock(&gtt->lock);
+}
+
+/**
  * i915_gem_init_ioctl - GEM_INIT: choose the GTT range GEM manages
  * @dev: DRM device
  * @data: &struct drm_i915_gem_init

@@ -40,6 +40,8 @@ enum i915_gtt_caching {
  * @chipset_flush: push CPU writes out of the chipset's write buffers into
  *	memory (the "flush page" write on Gen3/Gen4)
  * @fini: release what the backend's init acquired
+ * @resume: the GPU lost power: enable its GTT again (before any entry is
+ *	written); returns 0 or a negative errno; NULL if nothing is needed
  *
  * Every callback may be called from process context; @read32 and @write32
  * also from hard-IRQ context.
@@ -54,6 +56,7 @@ struct i915_hw_funcs {
 			  unsigned int count);
 	void (*chipset_flush)(struct i915_hw *hw);
 	void (*fini)(struct i915_hw *hw);
+	int (*resume)(struct i915_hw *hw);
 };
 
 /**

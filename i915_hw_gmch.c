@@ -75,6 +75,12 @@ static void gmch_fini(struct i915_hw *hw)
 	kfree(gmch);
 }
 
+/* The GTT is off after S3 on some chipsets: intel-gtt turns it on. */
+static int gmch_resume(struct i915_hw *hw)
+{
+	return intel_gmch_enable_gtt() ? 0 : -EIO;
+}
+
 static const struct i915_hw_funcs gmch_funcs = {
 	.read32 = gmch_read32,
 	.write32 = gmch_write32,
@@ -82,6 +88,7 @@ static const struct i915_hw_funcs gmch_funcs = {
 	.gtt_clear = gmch_gtt_clear,
 	.chipset_flush = gmch_chipset_flush,
 	.fini = gmch_fini,
+	.resume = gmch_resume,
 };
 
 static int gmch_probe(struct i915_hw *hw, struct i915_gmch *gmch)

@@ -73,7 +73,8 @@ static irqreturn_t i915_irq_handler(int irq, void *arg)
 	u32 iir;
 
 	iir = i915_read(hw, I915_IIR);
-	if (!iir)
+	/* All ones: the GPU does not answer (D3hot), the line is shared. */
+	if (!iir || iir == ~0u)
 		return IRQ_NONE;
 
 	atomic_inc(&i915->irq_count);
@@ -116,6 +117,33 @@ void i915_irq_user_interrupt(struct i915_device *i915)
 {
 	atomic_inc(&i915->irq_user);
 	i915_request_signal(i915);
+}
+
+/**
+ * i915_irq_suspend - disable the GPU's interrupts before it loses power
+ * @i915: the device, idle
+ *
+ * Masks and disables every interrupt and waits for a handler that is
+ * still running.
+ */
+void i915_irq_suspend(struct i915_device *i915)
+{
+	i915_irq_reset(&i915->hw);
+	synchronize_irq(i915->hw.pdev->irq);
+}
+
+/**
+ * i915_irq_resume - program the interrupt registers again after a resume
+ * @i915: the device
+ *
+ * The GPU comes back with IER, IMR and EMR at their power-on values
+ * (everything masked): clear what may have latched, then unmask what the
+ * driver handles, as at bring-up.
+ */
+void i915_irq_resume(struct i915_device *i915)
+{
+	i915_irq_reset(&i915->hw);
+	i915_irq_postinstall(i915);
 }
 
 /**

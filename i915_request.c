@@ -48,6 +48,9 @@ MODULE_PARM_DESC(hangcheck_ms,
 #define I915_HANG_SCORE_BUSY	1
 #define I915_HANG_SCORE_WEDGE	30
 
+/* How long suspend waits for the GPU to finish before wedging it. */
+#define I915_SUSPEND_IDLE_MS	10000
+
 static struct i915_request *to_request(struct dma_fence *fence)
 {
 	return container_of(fence, struct i915_request, fence);
@@ -578,6 +581,59 @@ void i915_request_quiesce(struct i915_device *i915)
 		i915_request_put(rq);
 		flush_work(&ring->retire_work);
 	}
+}
+
+/**
+ * i915_request_suspend - stop taking work and let the GPU finish it
+ * @i915: the device
+ *
+ * From now on emission is refused with -EAGAIN (i915_ring_begin()): user
+ * tasks are frozen before devices suspend, so only a task the freezer
+ * left alone can get there, and libdrm retries -EAGAIN.  Then every
+ * outstanding request is waited for, up to %I915_SUSPEND_IDLE_MS in
+ * all, uninterruptibly: the GPU runs on while devices suspend.  A GPU
+ * that has not finished by then is wedged (its requests complete with
+ * -EIO) rather than suspended with work on it, as upstream does.
+ * Completed requests are retired and the hang check stops.
+ */
+void i915_request_suspend(struct i915_device *i915)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(I915_SUSPEND_IDLE_MS);
+	struct i915_ring *ring = &i915->ring;
+	struct i915_request *rq;
+	long left;
+
+	mutex_lock(&ring->lock);
+	ring->suspended = true;
+	mutex_unlock(&ring->lock);
+
+	while ((rq = ring_last_request(ring))) {
+		left = time_after(end, jiffies) ? end - jiffies : 0;
+		if (!dma_fence_wait_timeout(&rq->fence, false, left))
+			i915_request_wedge(i915);
+		i915_request_put(rq);
+		flush_work(&ring->retire_work);
+	}
+	cancel_delayed_work_sync(&ring->hangcheck_work);
+	flush_work(&ring->retire_work);
+}
+
+/**
+ * i915_request_resume - take work again after a resume
+ * @i915: the device, its ring running again
+ *
+ * A GPU wedged before the suspend stays wedged.
+ */
+void i915_request_resume(struct i915_device *i915)
+{
+	struct i915_ring *ring = &i915->ring;
+
+	mutex_lock(&ring->lock);
+	ring->suspended = false;
+	ring->hang_score = 0;
+	mutex_unlock(&ring->lock);
+	schedule_delayed_work(&ring->hangcheck_work,
+			      msecs_to_jiffies(i915_hangcheck_ms));
 }
 
 /**

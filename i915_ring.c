@@ -187,8 +187,8 @@ static void ring_stop(struct i915_hw *hw)
  * @i915: the device; the ring must be idle
  *
  * Stops the ring, points the hardware at the status page and the ring
- * buffer, and enables it empty.  Used at bring-up and when the VT comes
- * back.
+ * buffer, and enables it empty.  Used at bring-up, on resume and when the
+ * VT comes back.
  *
  * Return: 0 on success, -EIO if the ring does not come up.
  */
@@ -224,6 +224,44 @@ int i915_ring_start(struct i915_device *i915)
 	i915_write(hw, I915_MI_MODE,
 		   I915_MASKED_BIT_DISABLE(I915_MI_MODE_STOP_RING));
 	return 0;
+}
+
+/**
+ * i915_ring_suspend - stop the ring before the GPU sleeps
+ * @i915: the device, idle
+ */
+void i915_ring_suspend(struct i915_device *i915)
+{
+	mutex_lock(&i915->ring.lock);
+	ring_stop(&i915->hw);
+	mutex_unlock(&i915->ring.lock);
+}
+
+/**
+ * i915_ring_resume - bring the ring back after the GPU lost its state
+ * @i915: the device, idle, its GTT restored (i915_gtt_resume())
+ *
+ * Points the driver's own GTT entries at the ring and the status page
+ * again, then programs the ring registers and HWS_PGA afresh, empty.
+ *
+ * Return: 0, or -EIO if the ring does not come up.
+ */
+int i915_ring_resume(struct i915_device *i915)
+{
+	struct i915_ring *ring = &i915->ring;
+	struct i915_hw *hw = &i915->hw;
+	int ret;
+
+	hw->funcs->gtt_insert(hw, ring->gtt_offset >> PAGE_SHIFT, ring->dma,
+			      ring->size >> PAGE_SHIFT, I915_GTT_UNCACHED);
+	if (!i915->info->hws_needs_physical)
+		hw->funcs->gtt_insert(hw, ring->hws_gtt >> PAGE_SHIFT,
+				      &ring->hws_dma, 1, I915_GTT_SNOOPED);
+
+	mutex_lock(&ring->lock);
+	ret = i915_ring_start(i915);
+	mutex_unlock(&ring->lock);
+	return ret;
 }
 
 /**
@@ -342,7 +380,7 @@ static int ring_wait_for_space(struct i915_device *i915, u32 bytes)
  * space when the ring is full.
  *
  * Return: where to write the commands, or an ERR_PTR: -EIO if the GPU
- * hung, -ERESTARTSYS on a signal.
+ * hung, -EAGAIN while the device is suspended, -ERESTARTSYS on a signal.
  */
 u32 *i915_ring_begin(struct i915_ring *ring, unsigned int dwords)
 {
@@ -355,6 +393,8 @@ u32 *i915_ring_begin(struct i915_ring *ring, unsigned int dwords)
 
 	if (ring->wedged)
 		return ERR_PTR(-EIO);
+	if (ring->suspended)
+		return ERR_PTR(-EAGAIN);
 
 	if (bytes > rest) {
 		ret = ring_wait_for_space(i915, rest);

@@ -111,6 +111,10 @@ struct i915_sim_engine_regs {
  * @irq_asserts: times the interrupt line was raised (debugfs)
  * @gtt_faults: GPU accesses refused by the GTT (debugfs)
  * @gtt_bounced: GTT entries written with a swiotlb bounce address (debugfs)
+ * @power_off: the GPU has no power, or is in D3hot: MMIO reads all ones,
+ *	and MMIO writes, GTT writes and DMA are dropped (written under @lock)
+ * @power_cycles: times the GPU lost its state to a power transition
+ *	(debugfs)
  * @bound: a driver holds the hardware seam
  * @pci: the virtual PCI bus
  * @pdev: the GPU's PCI function (a reference is held)
@@ -142,6 +146,8 @@ struct i915_sim {
 	atomic_long_t irq_asserts;
 	atomic_long_t gtt_faults;
 	atomic_long_t gtt_bounced;
+	bool power_off;
+	atomic_long_t power_cycles;
 	atomic_t bound;
 
 	struct i915_sim_pci *pci;
@@ -166,6 +172,8 @@ u32 i915_sim_mmio_read(struct i915_sim *sim, u32 reg);
 void i915_sim_mmio_write(struct i915_sim *sim, u32 reg, u32 val);
 void i915_sim_mmio_write_gpu(struct i915_sim *sim, u32 reg, u32 val);
 void i915_sim_engine_reset(struct i915_sim *sim);
+void i915_sim_power_off(struct i915_sim *sim);
+void i915_sim_power_on(struct i915_sim *sim);
 void i915_sim_irq_raise(struct i915_sim *sim, u32 bits);
 void i915_sim_irq_raise_locked(struct i915_sim *sim, u32 bits);
 void i915_sim_irq_update_locked(struct i915_sim *sim);
@@ -179,6 +187,7 @@ void i915_sim_gtt_set(struct i915_sim *sim, unsigned int first,
 		      const dma_addr_t *addrs, unsigned int count, u32 type);
 void i915_sim_gtt_set_scratch(struct i915_sim *sim, unsigned int first,
 			      unsigned int count);
+void i915_sim_gtt_power_on_locked(struct i915_sim *sim);
 int i915_sim_pte_decode(struct i915_sim *sim, u32 pte, phys_addr_t *phys);
 struct page *i915_sim_gtt_page_locked(struct i915_sim *sim, u32 addr);
 int i915_sim_gtt_copy(struct i915_sim *sim, u32 addr, void *buf, size_t len,

@@ -5,8 +5,9 @@
  * /sys/kernel/debug/i915_sim/ shows the model from the hardware side:
  *
  * - info: what is simulated, where, and counters (chipset flushes,
- *   interrupt-line assertions, refused GPU accesses), and how DMA reaches
- *   the model.
+ *   interrupt-line assertions, refused GPU accesses), how DMA reaches
+ *   the model, and its power: "power: on" or "off", and "power_cycles:
+ *   N", the times it lost its state to D3hot or to the platform's S3.
  * - regs: every non-zero register as "offset value [name]", one a line.
  * - gtt: first line "mapped N scratch N invalid N entries N" (N mapped
  *   counts valid entries that do not point at the scratch page); then one
@@ -108,6 +109,9 @@ static int sim_info_show(struct seq_file *m, void *data)
 	seq_printf(m, "gtt_faults: %ld\n", atomic_long_read(&sim->gtt_faults));
 	seq_printf(m, "gtt_bounced: %ld\n",
 		   atomic_long_read(&sim->gtt_bounced));
+	seq_printf(m, "power: %s\n", READ_ONCE(sim->power_off) ? "off" : "on");
+	seq_printf(m, "power_cycles: %ld\n",
+		   atomic_long_read(&sim->power_cycles));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sim_info);

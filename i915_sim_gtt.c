@@ -6,7 +6,10 @@
  * format: physical address bits 31:12, on G33/Pineview/965/G4x also bits
  * 35:32 in entry bits 7:4, the cache type in bits 2:1 and the valid bit.
  * Entries never written are invalid; cleared entries point at the model's
- * scratch page with the valid bit set, as intel-gtt leaves them.
+ * scratch page with the valid bit set, as intel-gtt leaves them.  The GTT
+ * lives in the GPU: it powers on (at creation and after a power loss,
+ * i915_sim_gtt_power_on_locked()) with every entry invalid, and entries
+ * written while the GPU has no power are dropped.
  *
  * Every GPU access to memory goes through here: a graphics address is
  * translated by its entry (which must be valid and name a page the kernel
@@ -93,7 +96,7 @@ static void gtt_write(struct i915_sim *sim, unsigned int first,
 		return;
 
 	raw_spin_lock_irqsave(&sim->lock, flags);
-	for (i = 0; i < count; i++) {
+	for (i = 0; i < count && !sim->power_off; i++) {
 		u32 pte = addrs ? pte_encode_dma(sim, addrs[i], type) : scratch;
 
 		WRITE_ONCE(sim->gtt[first + i], pte);
@@ -131,9 +134,24 @@ void i915_sim_gtt_set_scratch(struct i915_sim *sim, unsigned int first,
 	gtt_write(sim, first, count, NULL, I915_PTE_UNCACHED);
 }
 
+/**
+ * i915_sim_gtt_power_on_locked - the GTT's contents after power-on
+ * @sim: the model, its lock held
+ *
+ * Every entry invalid.  (Entries that the firmware sets up at power-on,
+ * such as those of stolen memory, belong here too: on resume from S3 the
+ * BIOS writes them again before any driver runs.)
+ */
+void i915_sim_gtt_power_on_locked(struct i915_sim *sim)
+{
+	lockdep_assert_held(&sim->lock);
+	memset(sim->gtt, 0, array_size(sim->gtt_entries, sizeof(*sim->gtt)));
+}
+
 static bool dma_allowed(struct i915_sim *sim)
 {
-	return READ_ONCE(sim->pci_command) & PCI_COMMAND_MASTER;
+	return (READ_ONCE(sim->pci_command) & PCI_COMMAND_MASTER) &&
+	       !READ_ONCE(sim->power_off);
 }
 
 static struct page *phys_page(phys_addr_t phys)

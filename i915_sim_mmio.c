@@ -13,6 +13,14 @@
  * The INTx line is raised, from hard-IRQ context through an irq_work,
  * whenever IIR & IER is non-zero after an event or a write to IIR, IER or
  * IMR; the model does not repeat it while nothing changes.
+ *
+ * Power: when the GPU enters D3hot or the platform cuts its power (S3),
+ * i915_sim_power_off() loses what silicon loses: every register goes back
+ * to its power-on value (the ring disabled, interrupts masked and
+ * disabled, nothing latched), the GTT to its power-on contents, and the
+ * command streamer abandons what it was doing.  Until i915_sim_power_on()
+ * MMIO reads all ones and writes are dropped, as are GTT writes and DMA.
+ * System memory is untouched.
  */
 
 #include <linux/interrupt.h>
@@ -30,7 +38,7 @@ static u32 *reg_ptr(struct i915_sim *sim, u32 reg)
 
 /**
  * i915_sim_mmio_reset - load the power-on values of the register file
- * @sim: the model, not yet visible to anyone
+ * @sim: the model, not yet visible to anyone or its lock held
  */
 void i915_sim_mmio_reset(struct i915_sim *sim)
 {
@@ -47,7 +55,8 @@ void i915_sim_mmio_reset(struct i915_sim *sim)
 
 static bool mmio_decoded(struct i915_sim *sim)
 {
-	return READ_ONCE(sim->pci_command) & PCI_COMMAND_MEMORY;
+	return (READ_ONCE(sim->pci_command) & PCI_COMMAND_MEMORY) &&
+	       !READ_ONCE(sim->power_off);
 }
 
 static bool mmio_valid(u32 reg)
@@ -274,6 +283,49 @@ void i915_sim_engine_reset(struct i915_sim *sim)
 	raw_spin_unlock_irqrestore(&sim->lock, flags);
 }
 
+/**
+ * i915_sim_power_off - the GPU loses power (D3hot, or the platform's S3)
+ * @sim: the model
+ *
+ * Registers and GTT go back to their power-on contents, latched
+ * interrupts are dropped and the command streamer abandons its batch, its
+ * wait or its error (its kick sees the ring disabled).  A GPU already
+ * without power has nothing more to lose.  Called under the PCI
+ * config-space lock; never sleeps.
+ */
+void i915_sim_power_off(struct i915_sim *sim)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	if (sim->power_off) {
+		raw_spin_unlock_irqrestore(&sim->lock, flags);
+		return;
+	}
+	WRITE_ONCE(sim->power_off, true);
+	i915_sim_mmio_reset(sim);
+	i915_sim_gtt_power_on_locked(sim);
+	if (sim->kick)
+		sim->kick(sim);
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
+	atomic_long_inc(&sim->power_cycles);
+}
+
+/**
+ * i915_sim_power_on - the GPU is powered and in D0 again
+ * @sim: the model, after i915_sim_power_off()
+ *
+ * It comes up in its power-on state; the driver programs it afresh.
+ */
+void i915_sim_power_on(struct i915_sim *sim)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	WRITE_ONCE(sim->power_off, false);
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
+}
+
 static bool is_masked_reg(u32 reg)
 {
 	switch (reg) {
@@ -403,7 +455,8 @@ void i915_sim_mmio_write_gpu(struct i915_sim *sim, u32 reg, u32 val)
 		return;
 
 	raw_spin_lock_irqsave(&sim->lock, flags);
-	mmio_write_locked(sim, reg, val);
+	if (!sim->power_off)
+		mmio_write_locked(sim, reg, val);
 	raw_spin_unlock_irqrestore(&sim->lock, flags);
 }
 

@@ -12,8 +12,21 @@
  * Config space: COMMAND starts at 0 (x86's VGA fixups then leave the
  * device alone); BARs size and decode as on the real part (Gen3: BAR 0
  * MMIO, BAR 2 aperture, BAR 3 GTT; Gen4: 64-bit BAR 0 MMIO + GTT, 64-bit
- * BAR 2 aperture); no capabilities, so no MSI; GDRST (0xc0) resets the
- * render engine and reports completion at once in the generation's style.
+ * BAR 2 aperture); one capability, power management (no MSI); GDRST
+ * (0xc0) resets the render engine and reports completion at once in the
+ * generation's style.
+ *
+ * Power: PMCSR takes D0 and D3hot (D1 and D2 writes are ignored).  D3hot
+ * powers the GPU down (i915_sim_power_off(): registers, GTT and engine
+ * state lost); back to D0, No_Soft_Reset being clear, the function resets:
+ * config space returns to its power-on values (BARs and COMMAND cleared)
+ * and the PCI core restores what it saved.  The platform device is the
+ * motherboard: its PM domain cuts the GPU's power after the last device
+ * suspended (suspend_noirq) when the system enters S3 (not for
+ * suspend-to-idle or standby, nor for a hibernation image's freeze, but
+ * for its poweroff), and gives it back first thing on resume, config
+ * space at power-on values; while it is off config reads return all
+ * ones.
  *
  * INTA# reaches pdev->irq through the host bridge's map_irq (the PCI core
  * calls it before probe); pdev->pin is cleared after the scan so that
@@ -36,7 +49,9 @@
 #include <linux/log2.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
+#include <linux/pm_domain.h>
 #include <linux/slab.h>
+#include <linux/suspend.h>
 
 #include "i915_reg.h"
 #include "i915_sim.h"
@@ -58,6 +73,9 @@
  *	without it by x86's direct accessors); &i915_sim.lock nests inside it
  * @cfg: the GPU's config space
  * @wmask: per config byte, the bits software may change
+ * @cfg_power_on: @cfg as it is at power-on
+ * @cold: the platform cut the GPU's power (under @cfg_lock)
+ * @pm_domain: the platform's power management of @host (S3 cuts power)
  */
 struct i915_sim_pci {
 	struct i915_sim *sim;
@@ -71,7 +89,14 @@ struct i915_sim_pci {
 	raw_spinlock_t cfg_lock;
 	u8 cfg[I915_SIM_CFG_SIZE];
 	u8 wmask[I915_SIM_CFG_SIZE];
+	u8 cfg_power_on[I915_SIM_CFG_SIZE];
+	bool cold;
+	struct dev_pm_domain pm_domain;
 };
+
+#define SIM_PMCSR	(I915_SIM_PM_CAP + PCI_PM_CTRL)
+#define SIM_PM_D0	0
+#define SIM_PM_D3HOT	3
 
 static struct i915_sim_pci *bus_to_sim_pci(const struct pci_bus *bus)
 {
@@ -155,6 +180,40 @@ static void cfg_init(struct i915_sim_pci *pci)
 	cfg_put(pci->cfg, PCI_INTERRUPT_PIN, I915_SIM_INTX_PIN, 1);
 	cfg_put(pci->wmask, I915_PCI_GDRST,
 		I915_GDRST_RESET_ENABLE | I915_GDRST_DOMAIN_MASK, 1);
+
+	cfg_put(pci->cfg, PCI_STATUS, PCI_STATUS_CAP_LIST, 2);
+	cfg_put(pci->cfg, PCI_CAPABILITY_LIST, I915_SIM_PM_CAP, 1);
+	cfg_put(pci->cfg, I915_SIM_PM_CAP + PCI_CAP_LIST_ID, PCI_CAP_ID_PM, 1);
+	cfg_put(pci->cfg, I915_SIM_PM_CAP + PCI_PM_PMC, I915_SIM_PMC, 2);
+	cfg_put(pci->wmask, SIM_PMCSR, PCI_PM_CTRL_STATE_MASK, 2);
+	memcpy(pci->cfg_power_on, pci->cfg, sizeof(pci->cfg));
+}
+
+/* Power is back, or D3hot went to D0: the function resets. */
+static void cfg_power_on_locked(struct i915_sim_pci *pci)
+{
+	lockdep_assert_held(&pci->cfg_lock);
+	memcpy(pci->cfg, pci->cfg_power_on, sizeof(pci->cfg));
+	WRITE_ONCE(pci->sim->pci_command, 0);
+	i915_sim_power_on(pci->sim);
+}
+
+static void cfg_pmcsr_written(struct i915_sim_pci *pci, u32 old)
+{
+	u32 state = cfg_get(pci->cfg, SIM_PMCSR, 2) & PCI_PM_CTRL_STATE_MASK;
+
+	old &= PCI_PM_CTRL_STATE_MASK;
+	if (state == old)
+		return;
+	if (state != SIM_PM_D0 && state != SIM_PM_D3HOT) {
+		/* D1 and D2 are not supported: the write changes nothing. */
+		cfg_put(pci->cfg, SIM_PMCSR, old, 2);
+		return;
+	}
+	if (state == SIM_PM_D3HOT)
+		i915_sim_power_off(pci->sim);
+	else
+		cfg_power_on_locked(pci);
 }
 
 /*
@@ -203,7 +262,10 @@ static int sim_cfg_read(struct pci_bus *bus, unsigned int devfn, int where,
 	}
 
 	raw_spin_lock_irqsave(&pci->cfg_lock, flags);
-	*val = cfg_get(pci->cfg, where, size);
+	if (pci->cold)
+		PCI_SET_ERROR_RESPONSE(val);
+	else
+		*val = cfg_get(pci->cfg, where, size);
 	raw_spin_unlock_irqrestore(&pci->cfg_lock, flags);
 	return PCIBIOS_SUCCESSFUL;
 }
@@ -213,12 +275,16 @@ static int sim_cfg_write(struct pci_bus *bus, unsigned int devfn, int where,
 {
 	struct i915_sim_pci *pci = bus_to_sim_pci(bus);
 	unsigned long flags;
+	u32 pmcsr;
 	int i;
 
 	if (!cfg_present(bus, devfn, where, size))
 		return PCIBIOS_DEVICE_NOT_FOUND;
 
 	raw_spin_lock_irqsave(&pci->cfg_lock, flags);
+	if (pci->cold)
+		goto out_unlock;
+	pmcsr = cfg_get(pci->cfg, SIM_PMCSR, 2);
 	for (i = 0; i < size; i++) {
 		u8 wmask = pci->wmask[where + i];
 		u8 byte = val >> (8 * i);
@@ -231,6 +297,9 @@ static int sim_cfg_write(struct pci_bus *bus, unsigned int devfn, int where,
 			   cfg_get(pci->cfg, PCI_COMMAND, 2));
 	if (cfg_hits(where, size, I915_PCI_GDRST))
 		cfg_gdrst_written(pci);
+	if (cfg_hits(where, size, SIM_PMCSR))
+		cfg_pmcsr_written(pci, pmcsr);
+out_unlock:
 	raw_spin_unlock_irqrestore(&pci->cfg_lock, flags);
 	return PCIBIOS_SUCCESSFUL;
 }
@@ -281,6 +350,53 @@ static int window_claim(struct i915_sim_pci *pci)
 	}
 	return -ENOSPC;
 }
+
+static struct i915_sim_pci *dev_to_sim_pci(struct device *dev)
+{
+	return container_of(dev->pm_domain, struct i915_sim_pci, pm_domain);
+}
+
+/* The platform removes the GPU's power: every device is suspended. */
+static int sim_platform_power_cut(struct device *dev)
+{
+	struct i915_sim_pci *pci = dev_to_sim_pci(dev);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pci->cfg_lock, flags);
+	pci->cold = true;
+	i915_sim_power_off(pci->sim);
+	raw_spin_unlock_irqrestore(&pci->cfg_lock, flags);
+	return 0;
+}
+
+static int sim_platform_power_restore(struct device *dev)
+{
+	struct i915_sim_pci *pci = dev_to_sim_pci(dev);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pci->cfg_lock, flags);
+	if (pci->cold) {
+		pci->cold = false;
+		cfg_power_on_locked(pci);
+	}
+	raw_spin_unlock_irqrestore(&pci->cfg_lock, flags);
+	return 0;
+}
+
+/* Only S3 removes power; suspend-to-idle and standby keep it. */
+static int sim_platform_suspend_noirq(struct device *dev)
+{
+	if (pm_suspend_target_state != PM_SUSPEND_MEM)
+		return 0;
+	return sim_platform_power_cut(dev);
+}
+
+static const struct dev_pm_ops sim_platform_pm_ops = {
+	.suspend_noirq = sim_platform_suspend_noirq,
+	.resume_noirq = sim_platform_power_restore,
+	.poweroff_noirq = sim_platform_power_cut,
+	.restore_noirq = sim_platform_power_restore,
+};
 
 static int sim_irq_map(struct irq_domain *d, unsigned int virq,
 		       irq_hw_number_t hw)
@@ -409,6 +525,8 @@ static int sim_pci_setup(struct i915_sim_pci *pci)
 						    NULL, 0);
 	if (IS_ERR(pci->host))
 		return PTR_ERR(pci->host);
+	pci->pm_domain.ops = sim_platform_pm_ops;
+	dev_pm_domain_set(&pci->host->dev, &pci->pm_domain);
 
 	ret = window_claim(pci);
 	if (ret)
@@ -434,6 +552,7 @@ err_irq:
 err_window:
 	release_resource(&pci->window);
 err_host:
+	dev_pm_domain_set(&pci->host->dev, NULL);
 	platform_device_unregister(pci->host);
 	return ret;
 }
@@ -484,6 +603,7 @@ void i915_sim_pci_destroy(struct i915_sim *sim)
 	sim->pdev = NULL;
 	sim_irq_destroy(pci);
 	release_resource(&pci->window);
+	dev_pm_domain_set(&pci->host->dev, NULL);
 	platform_device_unregister(pci->host);
 	sim->pci = NULL;
 	kfree(pci);

@@ -29,6 +29,14 @@
 #define I915_SIM_CFG_SIZE		256
 #define I915_SIM_REVISION		0x02
 #define I915_SIM_INTX_PIN		1	/* INTA# */
+/*
+ * The power-management capability, the only one in the list, where the
+ * 945G and GM45 have theirs: PCI PM 1.1 with device-specific
+ * initialisation, D0 and D3hot only, and No_Soft_Reset clear, so D3hot
+ * to D0 resets the function.
+ */
+#define I915_SIM_PM_CAP			0xd0
+#define I915_SIM_PMC			(0x0002 | PCI_PM_CAP_DSI)
 
 /*
  * One memory window holds every BAR.  Its CPU range is claimed in
