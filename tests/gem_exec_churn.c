@@ -10,7 +10,8 @@
  * (with or without an alignment), evicts everything with GEM_INIT over
  * a moving range (EBUSY while anything is pinned, after evicting the
  * rest), switches caching (which unbinds), and executes batches of
- * MI_STORE_DWORD_IMM into other pool objects through relocations, with
+ * MI_STORE_DWORD_IMM into other pool objects through relocations (half
+ * of them storing a relocated address, as a relocation test does), with
  * more relocated dwords that are data: at offset 0 of every page of the
  * batch (dword 0 itself when the batch starts at byte 8) and elsewhere,
  * targeting the batch itself or the other objects.  Presumed offsets
@@ -24,6 +25,14 @@
  * object is compared whole before it is closed.  An exec failing with
  * anything but ENOSPC fails (a GPU that ran garbage wedges: EIO), and
  * the GPU must still run a batch at the end.
+ *
+ * The client keeps the relocation contract: every relocated dword it
+ * writes is its entry's presumed_offset + delta.  The kernel trusts a
+ * presumed offset that matches the target's address and leaves the dword
+ * alone (gem_exec_reloc right_presumed_left_alone, as upstream), so a
+ * client that rewrites a batch from a stale copy while reusing the
+ * presumed offsets the kernel wrote back stores through an old address:
+ * once eviction has moved things, that is another object's page.
  *
  * Subtests: one process (GEM_INIT, PIN/UNPIN and create/close together),
  * four processes, and four with a slow GPU (sim_cmd_delay_us) so that
@@ -43,7 +52,7 @@
 #define MAX_TARGETS	3
 #define MAX_STORES	6
 #define MAX_PINS	2
-#define MAX_RELOCS	(MAX_STORES + 2 * MAX_PAGES)
+#define MAX_RELOCS	(2 * MAX_STORES + 2 * MAX_PAGES)
 
 /* the parent's file, master: the children's GEM_INIT goes through it */
 static int master_fd = -1;
@@ -168,7 +177,7 @@ static void do_exec(struct churn *c)
 	struct drm_i915_gem_relocation_entry reloc[MAX_RELOCS];
 	struct drm_i915_gem_exec_object2 exec[MAX_TARGETS + 1];
 	struct drm_i915_gem_execbuffer2 eb = { 0 };
-	struct { unsigned int t; uint32_t off, val; } st[MAX_STORES];
+	struct { unsigned int t, vrel; uint32_t off, val; } st[MAX_STORES];
 	struct cobj *tgt[MAX_TARGETS + 1], *b;
 	unsigned int ntgt = 0, nst, nrel = 0, i, j, p, idx;
 	uint32_t start, dw, at, len;
@@ -211,6 +220,17 @@ static void do_exec(struct churn *c)
 		r->target_handle = st[i].t;
 		r->read_domains = I915_GEM_DOMAIN_RENDER;
 		r->write_domain = I915_GEM_DOMAIN_RENDER;
+
+		/* half the stores write an address: a relocated value */
+		st[i].vrel = rnd(c, 2) ? nrel : MAX_RELOCS;
+		if (st[i].vrel < MAX_RELOCS) {
+			r = &reloc[nrel++];
+			r->offset = (dw + at + 1) * 4;
+			r->delta = 0;
+			r->target_handle = rnd(c, ntgt + 1);
+			r->read_domains = I915_GEM_DOMAIN_SAMPLER;
+			r->write_domain = 0;
+		}
 		dw += c->gen < 4 ? 3 : 4;
 	}
 	b->shadow[dw++] = MI_BATCH_BUFFER_END;
@@ -286,8 +306,11 @@ static void do_exec(struct churn *c)
 	c->execs++;
 	for (i = 0; i <= ntgt; i++)
 		tgt[i]->offset = exec[i].offset;
-	for (i = 0; i < nst; i++)
+	for (i = 0; i < nst; i++) {
+		if (st[i].vrel < MAX_RELOCS)
+			st[i].val = b->shadow[reloc[st[i].vrel].offset / 4];
 		tgt[st[i].t]->shadow[st[i].off / 4] = st[i].val;
+	}
 
 	obj_check(c, b, "batch after exec");
 	if (rnd(c, 4))
