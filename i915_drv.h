@@ -202,13 +202,18 @@ static inline struct i915_device *to_i915(const struct drm_device *dev)
 /**
  * struct i915_file - per-client state
  * @file: the DRM file this belongs to
- * @lock: protects @requests
+ * @lock: protects @requests and the &i915_request.file pointers of the
+ *	requests on it
  * @requests: this client's requests still running, oldest first
+ * @rcu: the state is freed only after an RCU grace period, because the
+ *	retire worker may have read &i915_request.file just before postclose
+ *	cleared it (see i915_request_file_close())
  */
 struct i915_file {
 	struct drm_file *file;
 	spinlock_t lock; /* see above */
 	struct list_head requests;
+	struct rcu_head rcu;
 };
 
 /**
@@ -216,8 +221,8 @@ struct i915_file {
  * @fence: signalled once the ring's breadcrumb reaches @fence.seqno
  * @ring: the ring it runs on
  * @link: entry in &i915_ring.requests (under &i915_ring.fence_lock)
- * @file: the client that submitted it, NULL after the client closed
- *	(under &i915_file.lock)
+ * @file: the client that submitted it, NULL once the client closed or the
+ *	request was retired (under &i915_file.lock)
  * @client_link: entry in &i915_file.requests (under &i915_file.lock)
  * @tail: ring offset just past the request; the ring has that much room
  *	again once it completed

@@ -14,6 +14,7 @@
 #include <linux/dma-resv.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 
 #include "i915_drv.h"
@@ -48,13 +49,18 @@ int i915_gem_open(struct drm_device *dev, struct drm_file *file)
  * i915_gem_postclose - release the per-file state of a closing client
  * @dev: DRM device
  * @file: the DRM file; its handles are already closed
+ *
+ * Its requests may still be running: they are detached from it under its
+ * lock, and the state itself goes only after an RCU grace period, since
+ * the retire worker may be about to take that lock.
  */
 void i915_gem_postclose(struct drm_device *dev, struct drm_file *file)
 {
 	struct i915_file *fpriv = file->driver_priv;
 
 	i915_request_file_close(fpriv);
-	kfree(fpriv);
+	file->driver_priv = NULL;
+	kfree_rcu(fpriv, rcu);
 }
 
 /**

@@ -31,6 +31,7 @@
 #include <linux/dma-fence.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string_helpers.h>
 
@@ -260,16 +261,28 @@ void i915_request_signal(struct i915_device *i915)
 	schedule_work(&ring->retire_work);
 }
 
+/*
+ * The client may be closing right now: i915_request_file_close() clears
+ * @rq->file under the client's lock and the client's state is freed an
+ * RCU grace period later, so a pointer read inside the read-side section
+ * stays valid for taking the lock, and under the lock @rq->file says
+ * whether the request is still on the client's list.
+ */
 static void request_remove_from_client(struct i915_request *rq)
 {
-	struct i915_file *fpriv = READ_ONCE(rq->file);
+	struct i915_file *fpriv;
 
-	if (!fpriv)
-		return;
-	spin_lock(&fpriv->lock);
-	if (rq->file)
-		list_del(&rq->client_link);
-	spin_unlock(&fpriv->lock);
+	rcu_read_lock();
+	fpriv = READ_ONCE(rq->file);
+	if (fpriv) {
+		spin_lock(&fpriv->lock);
+		if (rq->file) {
+			list_del(&rq->client_link);
+			rq->file = NULL;
+		}
+		spin_unlock(&fpriv->lock);
+	}
+	rcu_read_unlock();
 }
 
 /* Take the oldest signalled request off the ring, or return NULL. */
@@ -451,6 +464,9 @@ void i915_request_retire(struct i915_device *i915)
 /**
  * i915_request_file_close - forget a closing client's requests
  * @fpriv: the client; its requests keep running without it
+ *
+ * After this, no request points at @fpriv; the caller frees it only after
+ * an RCU grace period (the retire worker may have read the pointer).
  */
 void i915_request_file_close(struct i915_file *fpriv)
 {
@@ -459,7 +475,7 @@ void i915_request_file_close(struct i915_file *fpriv)
 	spin_lock(&fpriv->lock);
 	list_for_each_entry_safe(rq, next, &fpriv->requests, client_link) {
 		list_del(&rq->client_link);
-		rq->file = NULL;
+		WRITE_ONCE(rq->file, NULL);
 	}
 	spin_unlock(&fpriv->lock);
 }
