@@ -205,6 +205,8 @@ static inline struct i915_device *to_i915(const struct drm_device *dev)
  * @lock: protects @requests and the &i915_request.file pointers of the
  *	requests on it
  * @requests: this client's requests still running, oldest first
+ * @id: number of this file, never reused while the module is loaded:
+ *	the owner of the objects it pins (&i915_gem_object.pin_owner)
  * @rcu: the state is freed only after an RCU grace period, because the
  *	retire worker may have read &i915_request.file just before postclose
  *	cleared it (see i915_request_file_close())
@@ -213,6 +215,7 @@ struct i915_file {
 	struct drm_file *file;
 	spinlock_t lock; /* see above */
 	struct list_head requests;
+	u64 id;
 	struct rcu_head rcu;
 };
 
@@ -261,7 +264,8 @@ struct i915_request {
  * @gtt_node: place in the GTT while bound (allocation under &i915_gtt.lock)
  * @gtt_dma: DMA address of each page while bound
  * @pin_count: user pins (I915_GEM_PIN); a pinned object never moves
- * @pin_file: the file that holds the pins
+ * @pin_owner: &i915_file.id of the file that holds the pins, 0 if none;
+ *	the pins are dropped when that file closes
  * @gtt_link: entry in &i915_gtt.lru while bound (under &i915_gtt.lock)
  * @evicting: claimed by one evictor, which alone uses @evict_link; other
  *	evictors leave the object alone (under &i915_gtt.lock)
@@ -274,7 +278,7 @@ struct i915_request {
  * @link: entry in &i915_device.objects (under &i915_device.obj_lock)
  *
  * @pages, @pages_pin_count, @read_domains, @write_domain, @cache_level,
- * @gtt_dma, @pin_count and @pin_file are protected by the object's dma_resv
+ * @gtt_dma, @pin_count and @pin_owner are protected by the object's dma_resv
  * lock (base.resv); binding and unbinding hold it too.
  */
 struct i915_gem_object {
@@ -287,7 +291,7 @@ struct i915_gem_object {
 	struct drm_mm_node gtt_node;
 	dma_addr_t *gtt_dma;
 	unsigned int pin_count;
-	struct drm_file *pin_file;
+	u64 pin_owner;
 	struct list_head gtt_link;
 	bool evicting;
 	struct list_head evict_link;
@@ -456,6 +460,8 @@ int i915_gem_entervt_ioctl(struct drm_device *dev, void *data,
 			   struct drm_file *file);
 int i915_gem_leavevt_ioctl(struct drm_device *dev, void *data,
 			   struct drm_file *file);
+void i915_gem_file_unpin_all(struct i915_device *i915,
+			     struct i915_file *fpriv);
 
 /* i915_gtt.c: the driver's own GTT allocations */
 int i915_gtt_map_kernel(struct i915_device *i915, const dma_addr_t *dma,
