@@ -73,8 +73,6 @@ static void i915_gem_object_free(struct drm_gem_object *gem)
 	struct i915_gem_object *obj = to_i915_obj(gem);
 	bool locked;
 
-	object_unlink(obj);
-
 	locked = dma_resv_trylock(gem->resv);
 	if (!drm_WARN_ON_ONCE(gem->dev, !locked)) {
 		i915_gtt_unbind_locked(obj);
@@ -85,6 +83,8 @@ static void i915_gem_object_free(struct drm_gem_object *gem)
 		dma_resv_unlock(gem->resv);
 	}
 
+	/* Unbound first: i915_gem_fini() waits for dying bound objects. */
+	object_unlink(obj);
 	drm_gem_object_release(gem);
 	kfree(obj);
 }
