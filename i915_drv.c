@@ -359,17 +359,29 @@ static int __init i915_init(void)
 {
 	int ret;
 
+	if (i915_sim_param < 0 || i915_sim_param > U16_MAX)
+		return -EINVAL;
+
+	ret = i915_request_module_init();
+	if (ret)
+		return ret;
+
 	if (i915_sim_param) {
-		if (i915_sim_param < 0 || i915_sim_param > U16_MAX)
-			return -EINVAL;
 		ret = i915_sim_create(i915_sim_param);
 		if (ret)
-			return ret;
+			goto err_request;
 	}
 
 	ret = pci_register_driver(&i915_pci_driver);
-	if (ret && i915_sim_param)
+	if (ret)
+		goto err_sim;
+	return 0;
+
+err_sim:
+	if (i915_sim_param)
 		i915_sim_destroy();
+err_request:
+	i915_request_module_exit();
 	return ret;
 }
 
@@ -378,6 +390,7 @@ static void __exit i915_exit(void)
 	pci_unregister_driver(&i915_pci_driver);
 	if (i915_sim_param)
 		i915_sim_destroy();
+	i915_request_module_exit();
 }
 
 module_init(i915_init);

@@ -235,6 +235,8 @@ struct i915_file {
  *	request is retired; a closed busy object is freed only then
  * @num_objects: entries used in @objects
  * @max_objects: entries allocated in @objects
+ * @release_work: frees an escaped request after its fence's last
+ *	reference (see i915_request_escape())
  */
 struct i915_request {
 	struct dma_fence fence;
@@ -247,6 +249,7 @@ struct i915_request {
 	struct drm_gem_object **objects;
 	unsigned int num_objects;
 	unsigned int max_objects;
+	struct work_struct release_work;
 };
 
 /* Ring dwords i915_request_emit() writes: flush, breadcrumb, interrupt. */
@@ -272,6 +275,9 @@ struct i915_request {
  * @evict_link: entry in the claiming evictor's list
  * @ww_link: entry in &i915_ww.locked while an acquire context holds the
  *	object's dma_resv lock
+ * @exported: a dma-buf of the object was made: the fences of its
+ *	dma_resv may leave the driver (set under the dma_resv lock, never
+ *	cleared)
  * @gpu_error: -EIO when the last request that used the object failed
  *	because the GPU hung: set by i915_request_wedge(), cleared (under the
  *	dma_resv lock) when a new request takes the object
@@ -296,6 +302,7 @@ struct i915_gem_object {
 	bool evicting;
 	struct list_head evict_link;
 	struct list_head ww_link;
+	bool exported;
 	int gpu_error;
 	struct list_head link;
 };
@@ -498,6 +505,10 @@ int i915_request_wait_idle(struct i915_device *i915);
 void i915_request_retire(struct i915_device *i915);
 void i915_request_file_close(struct i915_file *fpriv);
 void i915_request_print(struct i915_device *i915, struct drm_printer *p);
+void i915_request_escape(struct i915_request *rq);
+void i915_request_escape_fence(struct dma_fence *fence);
+int i915_request_module_init(void);
+void i915_request_module_exit(void);
 
 /* i915_gem_wait.c: waiting for GPU work, per-file state */
 int i915_gem_open(struct drm_device *dev, struct drm_file *file);

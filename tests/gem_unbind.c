@@ -17,6 +17,9 @@
  *    and of PWRITE/PREAD loops while the unbind happens get 0 or
  *    -ENODEV/-EIO, never anything else, and exit; their last stores are
  *    in their objects up to the unbind; then bind and a blit.
+ *  - sync_file: a FENCE_OUT sync_file kept across the unbind, with every
+ *    DRM file closed, still answers SYNC_IOC_FILE_INFO (signalled) and
+ *    closes cleanly.
  *
  * The runner checks the kernel log (no oops, no WARN, no KASAN report)
  * and the object count of the new device.
@@ -29,6 +32,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/sync_file.h>
 
 #include "exec.h"
 
@@ -372,6 +377,42 @@ static void subtest_busy(void)
 
 /* ------------------------------------------------------------------ */
 
+static void subtest_sync_file(void)
+{
+	int fd, sync_fd;
+	uint64_t rsvd2 = 0;
+	struct drm_i915_gem_exec_object2 obj = { 0 };
+	struct drm_i915_gem_execbuffer2 eb = {
+		.buffers_ptr = to_user_pointer(&obj),
+		.buffer_count = 1,
+		.batch_len = 8,
+		.flags = I915_EXEC_FENCE_OUT,
+	};
+	struct sync_file_info info;
+
+	find_device();
+	fd = drm_open_driver();
+	obj.handle = bbe_create(fd, 0);
+	eb.rsvd2 = rsvd2;
+	igt_assert_ok(__gem_execbuf_wr(fd, &eb));
+	sync_fd = eb.rsvd2 >> 32;
+	igt_assert_lte(0, sync_fd);
+	close(fd);
+
+	unbind_device();
+	memset(&info, 0, sizeof(info));
+	igt_assert_ok(igt_ioctl(sync_fd, SYNC_IOC_FILE_INFO, &info));
+	igt_info("sync_file \"%s\": status %d", info.name, info.status);
+	igt_assert_eq(info.status, 1);
+	igt_assert_eq(info.num_fences, 1);
+	close(sync_fd);
+
+	bind_device();
+	check_blit();
+}
+
+/* ------------------------------------------------------------------ */
+
 struct fenced_exec {
 	int fd;
 	int gen;
@@ -502,6 +543,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(idle),
 	SUBTEST(exec_waiting),
 	SUBTEST_T(busy, 120),
+	SUBTEST(sync_file),
 };
 
 igt_main(tests)
