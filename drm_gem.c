@@ -5,7 +5,8 @@
  * Sections 3 to 5 of the design over the DRM core's GEM: an object is a
  * &struct drm_gem_object whose storage is a shmfs file; handles, flink
  * names, GEM_OPEN and PRIME come from the core, which calls back here to
- * free an object and, for a dma-buf importer, to pin its pages.  This
+ * free an object, to export it (its fences may then leave the driver:
+ * see i915_request.c) and, for a dma-buf importer, to pin its pages.  This
  * file owns the life of an object (creation, the device's object list,
  * freeing), its page pins, byte-exact pread and pwrite, and the legacy
  * CPU mmap.  What the copies must do about caches
@@ -73,8 +74,6 @@ static void i915_gem_object_free(struct drm_gem_object *gem)
 	struct i915_gem_object *obj = to_i915_obj(gem);
 	bool locked;
 
-	object_unlink(obj);
-
 	locked = dma_resv_trylock(gem->resv);
 	if (!drm_WARN_ON_ONCE(gem->dev, !locked)) {
 		i915_gtt_unbind_locked(obj);
@@ -85,6 +84,8 @@ static void i915_gem_object_free(struct drm_gem_object *gem)
 		dma_resv_unlock(gem->resv);
 	}
 
+	/* Unbound first: i915_gem_fini() waits for dying bound objects. */
+	object_unlink(obj);
 	drm_gem_object_release(gem);
 	kfree(obj);
 }
@@ -123,8 +124,36 @@ i915_gem_object_prime_sg_table(struct drm_gem_object *gem)
 				     gem->size >> PAGE_SHIFT);
 }
 
+/*
+ * PRIME export: from now on the fences of the object's dma_resv can be
+ * taken by others (importers, DMA_BUF_IOCTL_EXPORT_SYNC_FILE) and may
+ * outlive the device and the module's other users.  The object is marked,
+ * so that every later request that uses it escapes, and so do those whose
+ * fences are already in its dma_resv (see i915_request_escape()).
+ */
+static struct dma_buf *i915_gem_object_prime_export(struct drm_gem_object *gem,
+						    int flags)
+{
+	struct i915_gem_object *obj = to_i915_obj(gem);
+	struct dma_resv_iter cursor;
+	struct dma_fence *fence;
+	int ret;
+
+	ret = dma_resv_lock_interruptible(gem->resv, NULL);
+	if (ret)
+		return ERR_PTR(ret);
+	obj->exported = true;
+	dma_resv_for_each_fence(&cursor, gem->resv, DMA_RESV_USAGE_BOOKKEEP,
+				fence)
+		i915_request_escape_fence(fence);
+	dma_resv_unlock(gem->resv);
+
+	return drm_gem_prime_export(gem, flags);
+}
+
 static const struct drm_gem_object_funcs i915_gem_object_funcs = {
 	.free = i915_gem_object_free,
+	.export = i915_gem_object_prime_export,
 	.pin = i915_gem_object_prime_pin,
 	.unpin = i915_gem_object_prime_unpin,
 	.get_sg_table = i915_gem_object_prime_sg_table,

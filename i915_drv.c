@@ -104,50 +104,92 @@ static const struct pci_device_id i915_pci_ids[] = {
 };
 MODULE_DEVICE_TABLE(pci, i915_pci_ids);
 
+/*
+ * The object and GTT ioctls, which may reach the hardware (GTT entries,
+ * the ring, registers), run inside drm_dev_enter(): once
+ * i915_pci_remove() has unplugged the DRM device they answer -ENODEV, and
+ * the remove waits for those already running before it tears anything
+ * down.  Their waits for the GPU are
+ * bounded by the hang check, which runs until the teardown.  GETPARAM
+ * reads static facts; BUSY, WAIT and THROTTLE only read fences, which the
+ * remove signals before the ring goes: they stay outside.
+ */
+#define I915_HW_IOCTL(fn)						\
+static int fn##_hw(struct drm_device *dev, void *data,			\
+		   struct drm_file *file)				\
+{									\
+	int idx, ret;							\
+									\
+	if (!drm_dev_enter(dev, &idx))					\
+		return -ENODEV;						\
+	ret = fn(dev, data, file);					\
+	drm_dev_exit(idx);						\
+	return ret;							\
+}
+
+I915_HW_IOCTL(i915_gem_init_ioctl)
+I915_HW_IOCTL(i915_gem_execbuffer_ioctl)
+I915_HW_IOCTL(i915_gem_execbuffer2_ioctl)
+I915_HW_IOCTL(i915_gem_pin_ioctl)
+I915_HW_IOCTL(i915_gem_unpin_ioctl)
+I915_HW_IOCTL(i915_gem_set_caching_ioctl)
+I915_HW_IOCTL(i915_gem_get_caching_ioctl)
+I915_HW_IOCTL(i915_gem_entervt_ioctl)
+I915_HW_IOCTL(i915_gem_leavevt_ioctl)
+I915_HW_IOCTL(i915_gem_create_ioctl)
+I915_HW_IOCTL(i915_gem_pread_ioctl)
+I915_HW_IOCTL(i915_gem_pwrite_ioctl)
+I915_HW_IOCTL(i915_gem_mmap_ioctl)
+I915_HW_IOCTL(i915_gem_set_domain_ioctl)
+I915_HW_IOCTL(i915_gem_sw_finish_ioctl)
+I915_HW_IOCTL(i915_gem_get_aperture_ioctl)
+I915_HW_IOCTL(i915_gem_set_tiling_ioctl)
+I915_HW_IOCTL(i915_gem_get_tiling_ioctl)
+
 static const struct drm_ioctl_desc i915_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(I915_GETPARAM, i915_getparam_ioctl,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(I915_GEM_INIT, i915_gem_init_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_INIT, i915_gem_init_ioctl_hw,
 			  DRM_AUTH | DRM_MASTER | DRM_ROOT_ONLY),
-	DRM_IOCTL_DEF_DRV(I915_GEM_EXECBUFFER, i915_gem_execbuffer_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_EXECBUFFER, i915_gem_execbuffer_ioctl_hw,
 			  DRM_AUTH),
-	DRM_IOCTL_DEF_DRV(I915_GEM_EXECBUFFER2_WR, i915_gem_execbuffer2_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_EXECBUFFER2_WR, i915_gem_execbuffer2_ioctl_hw,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(I915_GEM_PIN, i915_gem_pin_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_PIN, i915_gem_pin_ioctl_hw,
 			  DRM_AUTH | DRM_ROOT_ONLY),
-	DRM_IOCTL_DEF_DRV(I915_GEM_UNPIN, i915_gem_unpin_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_UNPIN, i915_gem_unpin_ioctl_hw,
 			  DRM_AUTH | DRM_ROOT_ONLY),
 	DRM_IOCTL_DEF_DRV(I915_GEM_BUSY, i915_gem_busy_ioctl,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(I915_GEM_SET_CACHING, i915_gem_set_caching_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_SET_CACHING, i915_gem_set_caching_ioctl_hw,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(I915_GEM_GET_CACHING, i915_gem_get_caching_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_GET_CACHING, i915_gem_get_caching_ioctl_hw,
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(I915_GEM_THROTTLE, i915_gem_throttle_ioctl,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(I915_GEM_ENTERVT, i915_gem_entervt_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_ENTERVT, i915_gem_entervt_ioctl_hw,
 			  DRM_AUTH | DRM_MASTER | DRM_ROOT_ONLY),
-	DRM_IOCTL_DEF_DRV(I915_GEM_LEAVEVT, i915_gem_leavevt_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_LEAVEVT, i915_gem_leavevt_ioctl_hw,
 			  DRM_AUTH | DRM_MASTER | DRM_ROOT_ONLY),
-	DRM_IOCTL_DEF_DRV(I915_GEM_CREATE, i915_gem_create_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_CREATE, i915_gem_create_ioctl_hw,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(I915_GEM_PREAD, i915_gem_pread_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_PREAD, i915_gem_pread_ioctl_hw,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(I915_GEM_PWRITE, i915_gem_pwrite_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_PWRITE, i915_gem_pwrite_ioctl_hw,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(I915_GEM_MMAP, i915_gem_mmap_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_MMAP, i915_gem_mmap_ioctl_hw,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(I915_GEM_SET_DOMAIN, i915_gem_set_domain_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_SET_DOMAIN, i915_gem_set_domain_ioctl_hw,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(I915_GEM_SW_FINISH, i915_gem_sw_finish_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_SW_FINISH, i915_gem_sw_finish_ioctl_hw,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(I915_GEM_GET_APERTURE, i915_gem_get_aperture_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_GET_APERTURE, i915_gem_get_aperture_ioctl_hw,
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(I915_GEM_WAIT, i915_gem_wait_ioctl,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(I915_GEM_SET_TILING, i915_gem_set_tiling_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_SET_TILING, i915_gem_set_tiling_ioctl_hw,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(I915_GEM_GET_TILING, i915_gem_get_tiling_ioctl,
+	DRM_IOCTL_DEF_DRV(I915_GEM_GET_TILING, i915_gem_get_tiling_ioctl_hw,
 			  DRM_RENDER_ALLOW),
 };
 
@@ -302,6 +344,15 @@ err_fini:
 	return ret;
 }
 
+/*
+ * Unbind (sysfs, hot unplug, rmmod): from drm_dev_unplug() on, every new
+ * ioctl answers -ENODEV and none is left inside drm_dev_enter(); the GPU
+ * then finishes what is queued (or the hang check fails it with -EIO), so
+ * every waiter returns, and the device is torn down.  Clients keep their
+ * files, objects and mappings until they close them; the DRM device (and
+ * with it this struct) goes with the last of them, or with the last fence
+ * that escaped (i915_request_escape()).
+ */
 static void i915_pci_remove(struct pci_dev *pdev)
 {
 	struct i915_device *i915 = pci_get_drvdata(pdev);
@@ -396,17 +447,29 @@ static int __init i915_init(void)
 {
 	int ret;
 
+	if (i915_sim_param < 0 || i915_sim_param > U16_MAX)
+		return -EINVAL;
+
+	ret = i915_request_module_init();
+	if (ret)
+		return ret;
+
 	if (i915_sim_param) {
-		if (i915_sim_param < 0 || i915_sim_param > U16_MAX)
-			return -EINVAL;
 		ret = i915_sim_create(i915_sim_param);
 		if (ret)
-			return ret;
+			goto err_request;
 	}
 
 	ret = pci_register_driver(&i915_pci_driver);
-	if (ret && i915_sim_param)
+	if (ret)
+		goto err_sim;
+	return 0;
+
+err_sim:
+	if (i915_sim_param)
 		i915_sim_destroy();
+err_request:
+	i915_request_module_exit();
 	return ret;
 }
 
@@ -415,6 +478,7 @@ static void __exit i915_exit(void)
 	pci_unregister_driver(&i915_pci_driver);
 	if (i915_sim_param)
 		i915_sim_destroy();
+	i915_request_module_exit();
 }
 
 module_init(i915_init);

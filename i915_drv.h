@@ -205,13 +205,21 @@ static inline struct i915_device *to_i915(const struct drm_device *dev)
 /**
  * struct i915_file - per-client state
  * @file: the DRM file this belongs to
- * @lock: protects @requests
+ * @lock: protects @requests and the &i915_request.file pointers of the
+ *	requests on it
  * @requests: this client's requests still running, oldest first
+ * @id: number of this file, never reused while the module is loaded:
+ *	the owner of the objects it pins (&i915_gem_object.pin_owner)
+ * @rcu: the state is freed only after an RCU grace period, because the
+ *	retire worker may have read &i915_request.file just before postclose
+ *	cleared it (see i915_request_file_close())
  */
 struct i915_file {
 	struct drm_file *file;
 	spinlock_t lock; /* see above */
 	struct list_head requests;
+	u64 id;
+	struct rcu_head rcu;
 };
 
 /**
@@ -219,8 +227,8 @@ struct i915_file {
  * @fence: signalled once the ring's breadcrumb reaches @fence.seqno
  * @ring: the ring it runs on
  * @link: entry in &i915_ring.requests (under &i915_ring.fence_lock)
- * @file: the client that submitted it, NULL after the client closed
- *	(under &i915_file.lock)
+ * @file: the client that submitted it, NULL once the client closed or the
+ *	request was retired (under &i915_file.lock)
  * @client_link: entry in &i915_file.requests (under &i915_file.lock)
  * @tail: ring offset just past the request; the ring has that much room
  *	again once it completed
@@ -230,6 +238,8 @@ struct i915_file {
  *	request is retired; a closed busy object is freed only then
  * @num_objects: entries used in @objects
  * @max_objects: entries allocated in @objects
+ * @release_work: frees an escaped request after its fence's last
+ *	reference (see i915_request_escape())
  */
 struct i915_request {
 	struct dma_fence fence;
@@ -242,6 +252,7 @@ struct i915_request {
 	struct drm_gem_object **objects;
 	unsigned int num_objects;
 	unsigned int max_objects;
+	struct work_struct release_work;
 };
 
 /* Ring dwords i915_request_emit() writes: flush, breadcrumb, interrupt. */
@@ -259,20 +270,24 @@ struct i915_request {
  * @gtt_node: place in the GTT while bound (allocation under &i915_gtt.lock)
  * @gtt_dma: DMA address of each page while bound
  * @pin_count: user pins (I915_GEM_PIN); a pinned object never moves
- * @pin_file: the file that holds the pins
+ * @pin_owner: &i915_file.id of the file that holds the pins, 0 if none;
+ *	the pins are dropped when that file closes
  * @gtt_link: entry in &i915_gtt.lru while bound (under &i915_gtt.lock)
  * @evicting: claimed by one evictor, which alone uses @evict_link; other
  *	evictors leave the object alone (under &i915_gtt.lock)
  * @evict_link: entry in the claiming evictor's list
  * @ww_link: entry in &i915_ww.locked while an acquire context holds the
  *	object's dma_resv lock
+ * @exported: a dma-buf of the object was made: the fences of its
+ *	dma_resv may leave the driver (set under the dma_resv lock, never
+ *	cleared)
  * @gpu_error: -EIO when the last request that used the object failed
  *	because the GPU hung: set by i915_request_wedge(), cleared (under the
  *	dma_resv lock) when a new request takes the object
  * @link: entry in &i915_device.objects (under &i915_device.obj_lock)
  *
  * @pages, @pages_pin_count, @read_domains, @write_domain, @cache_level,
- * @gtt_dma, @pin_count and @pin_file are protected by the object's dma_resv
+ * @gtt_dma, @pin_count and @pin_owner are protected by the object's dma_resv
  * lock (base.resv); binding and unbinding hold it too.
  */
 struct i915_gem_object {
@@ -285,11 +300,12 @@ struct i915_gem_object {
 	struct drm_mm_node gtt_node;
 	dma_addr_t *gtt_dma;
 	unsigned int pin_count;
-	struct drm_file *pin_file;
+	u64 pin_owner;
 	struct list_head gtt_link;
 	bool evicting;
 	struct list_head evict_link;
 	struct list_head ww_link;
+	bool exported;
 	int gpu_error;
 	struct list_head link;
 };
@@ -458,6 +474,8 @@ int i915_gem_entervt_ioctl(struct drm_device *dev, void *data,
 			   struct drm_file *file);
 int i915_gem_leavevt_ioctl(struct drm_device *dev, void *data,
 			   struct drm_file *file);
+void i915_gem_file_unpin_all(struct i915_device *i915,
+			     struct i915_file *fpriv);
 
 /* i915_gtt.c: the driver's own GTT allocations */
 int i915_gtt_map_kernel(struct i915_device *i915, const dma_addr_t *dma,
@@ -498,6 +516,10 @@ int i915_request_wait_idle(struct i915_device *i915);
 void i915_request_retire(struct i915_device *i915);
 void i915_request_file_close(struct i915_file *fpriv);
 void i915_request_print(struct i915_device *i915, struct drm_printer *p);
+void i915_request_escape(struct i915_request *rq);
+void i915_request_escape_fence(struct dma_fence *fence);
+int i915_request_module_init(void);
+void i915_request_module_exit(void);
 
 /* i915_gem_wait.c: waiting for GPU work, per-file state */
 int i915_gem_open(struct drm_device *dev, struct drm_file *file);

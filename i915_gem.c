@@ -14,6 +14,7 @@
 #include <drm/drm_file.h>
 #include <drm/drm_print.h>
 #include <uapi/drm/i915_drm.h>
+#include <linux/delay.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <linux/uaccess.h>
@@ -57,18 +58,26 @@ int i915_gem_init(struct i915_device *i915)
 	return 0;
 }
 
-/* A bound object of the device, with a reference, or NULL. */
-static struct i915_gem_object *get_bound_object(struct i915_device *i915)
+/*
+ * A bound object of the device, with a reference, or NULL.  *@dying is
+ * set if a bound object's last reference is already gone: its free is
+ * running and will unbind it.
+ */
+static struct i915_gem_object *get_bound_object(struct i915_device *i915,
+						bool *dying)
 {
 	struct i915_gem_object *obj, *found = NULL;
 
+	*dying = false;
 	spin_lock(&i915->obj_lock);
 	list_for_each_entry(obj, &i915->objects, link) {
-		if (drm_mm_node_allocated(&obj->gtt_node) &&
-		    kref_get_unless_zero(&obj->base.refcount)) {
+		if (!drm_mm_node_allocated(&obj->gtt_node))
+			continue;
+		if (kref_get_unless_zero(&obj->base.refcount)) {
 			found = obj;
 			break;
 		}
+		*dying = true;
 	}
 	spin_unlock(&i915->obj_lock);
 	return found;
@@ -80,17 +89,27 @@ static struct i915_gem_object *get_bound_object(struct i915_device *i915)
  *
  * Objects still open by clients outlive the hardware until their last
  * handle goes, so each is unbound now, pinned or not, and so never
- * touches the hardware again.
+ * touches the hardware again.  An object being freed right now is
+ * unbound by its free, which unlinks it only afterwards: this waits for
+ * that, so that nothing is bound once it returns.
  */
 void i915_gem_fini(struct i915_device *i915)
 {
 	struct i915_gem_object *obj;
+	bool dying;
 
-	while ((obj = get_bound_object(i915))) {
-		dma_resv_lock(obj->base.resv, NULL);
-		i915_gtt_unbind_locked(obj);
-		dma_resv_unlock(obj->base.resv);
-		drm_gem_object_put(&obj->base);
+	for (;;) {
+		obj = get_bound_object(i915, &dying);
+		if (obj) {
+			dma_resv_lock(obj->base.resv, NULL);
+			i915_gtt_unbind_locked(obj);
+			dma_resv_unlock(obj->base.resv);
+			drm_gem_object_put(&obj->base);
+		} else if (dying) {
+			usleep_range(100, 1000);
+		} else {
+			break;
+		}
 	}
 }
 

@@ -510,6 +510,7 @@ static int exec_install_out_fence(struct i915_exec *eb, u64 *rsvd2)
 	if (eb->out_fence_fd < 0)
 		return 0;
 
+	i915_request_escape(eb->rq);
 	sync = sync_file_create(&eb->rq->fence);
 	if (!sync)
 		return -ENOMEM;

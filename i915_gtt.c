@@ -362,7 +362,7 @@ void i915_gtt_unbind_locked(struct i915_gem_object *obj)
 	mutex_unlock(&gtt->lock);
 
 	obj->pin_count = 0;
-	obj->pin_file = NULL;
+	WRITE_ONCE(obj->pin_owner, 0);
 	gtt_unmap_pages(obj, obj_npages(obj));
 	i915_gem_object_unpin_pages(obj);
 }
@@ -551,6 +551,13 @@ int i915_gem_init_ioctl(struct drm_device *dev, void *data,
 	return ret;
 }
 
+static u64 file_pin_owner(struct drm_file *file)
+{
+	struct i915_file *fpriv = file->driver_priv;
+
+	return fpriv->id;
+}
+
 static int gem_pin_locked(struct i915_gem_object *obj, struct drm_file *file,
 			  u64 alignment, struct i915_ww *ww)
 {
@@ -561,7 +568,7 @@ static int gem_pin_locked(struct i915_gem_object *obj, struct drm_file *file,
 	struct i915_gtt *gtt = obj_gtt(obj);
 	int ret;
 
-	if (obj->pin_count && obj->pin_file != file)
+	if (obj->pin_count && obj->pin_owner != file_pin_owner(file))
 		return -EINVAL;
 	if (obj->pin_count >= I915_MAX_USER_PINS)
 		return -EBUSY;
@@ -571,12 +578,27 @@ static int gem_pin_locked(struct i915_gem_object *obj, struct drm_file *file,
 		return ret;
 
 	if (!obj->pin_count++) {
-		obj->pin_file = file;
+		WRITE_ONCE(obj->pin_owner, file_pin_owner(file));
 		mutex_lock(&gtt->lock);
 		gtt->pinned_bytes += obj->base.size;
 		mutex_unlock(&gtt->lock);
 	}
 	return 0;
+}
+
+/* Drop every pin of @obj, its dma_resv lock held; it stays bound. */
+static void gem_unpin_all_locked(struct i915_gem_object *obj)
+{
+	struct i915_gtt *gtt = obj_gtt(obj);
+
+	dma_resv_assert_held(obj->base.resv);
+
+	mutex_lock(&gtt->lock);
+	if (obj->pin_count)
+		gtt->pinned_bytes -= obj->base.size;
+	mutex_unlock(&gtt->lock);
+	obj->pin_count = 0;
+	WRITE_ONCE(obj->pin_owner, 0);
 }
 
 /* Lock, bind and pin, starting over whenever eviction must back off. */
@@ -610,7 +632,8 @@ static int gem_pin(struct i915_gem_object *obj, struct drm_file *file,
  * @file: DRM file (root only)
  *
  * A pinned object is never moved or evicted until its last pin is dropped
- * or it is destroyed.  Pins belong to the file that made them.
+ * or it is destroyed.  Pins belong to the file that made them and are
+ * dropped when it closes.
  *
  * Return: 0 with the GTT offset in @data, -EINVAL for a bad alignment, a
  * non-zero pad or an object pinned by another file (or pinned misaligned),
@@ -655,7 +678,6 @@ int i915_gem_unpin_ioctl(struct drm_device *dev, void *data,
 {
 	struct drm_i915_gem_unpin *args = data;
 	struct i915_gem_object *obj;
-	struct i915_gtt *gtt;
 	int ret;
 
 	if (args->pad)
@@ -664,24 +686,63 @@ int i915_gem_unpin_ioctl(struct drm_device *dev, void *data,
 	obj = i915_gem_object_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
-	gtt = obj_gtt(obj);
 
 	ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
 	if (ret)
 		goto out_put;
 
-	if (!obj->pin_count || obj->pin_file != file) {
+	if (!obj->pin_count || obj->pin_owner != file_pin_owner(file))
 		ret = -EINVAL;
-	} else if (!--obj->pin_count) {
-		obj->pin_file = NULL;
-		mutex_lock(&gtt->lock);
-		gtt->pinned_bytes -= obj->base.size;
-		mutex_unlock(&gtt->lock);
-	}
+	else if (obj->pin_count == 1)
+		gem_unpin_all_locked(obj);
+	else
+		obj->pin_count--;
 	dma_resv_unlock(obj->base.resv);
 out_put:
 	drm_gem_object_put(&obj->base);
 	return ret;
+}
+
+/* An object pinned by @owner, with a reference, or NULL. */
+static struct i915_gem_object *get_pinned_object(struct i915_device *i915,
+						 u64 owner)
+{
+	struct i915_gem_object *obj, *found = NULL;
+
+	spin_lock(&i915->obj_lock);
+	list_for_each_entry(obj, &i915->objects, link) {
+		if (READ_ONCE(obj->pin_owner) == owner &&
+		    kref_get_unless_zero(&obj->base.refcount)) {
+			found = obj;
+			break;
+		}
+	}
+	spin_unlock(&i915->obj_lock);
+	return found;
+}
+
+/**
+ * i915_gem_file_unpin_all - drop every pin a closing file holds
+ * @i915: the device
+ * @fpriv: the file, at postclose (none of its ioctls runs any more)
+ *
+ * Pins belong to the file that made them; once it is gone nobody can
+ * drop them, so they go with it, and the objects (still bound) may be
+ * evicted again.  Objects whose last reference is already gone are
+ * skipped: freeing them unbinds them.
+ */
+void i915_gem_file_unpin_all(struct i915_device *i915,
+			     struct i915_file *fpriv)
+{
+	struct i915_gem_object *obj;
+
+	while ((obj = get_pinned_object(i915, fpriv->id))) {
+		dma_resv_lock(obj->base.resv, NULL);
+		if (obj->pin_owner == fpriv->id)
+			gem_unpin_all_locked(obj);
+		dma_resv_unlock(obj->base.resv);
+		drm_gem_object_put(&obj->base);
+	}
 }
 
 /**

@@ -25,14 +25,31 @@
  * error, the device is wedged and every outstanding request completes
  * with -EIO.  So a stuck engine is declared hung after 3 checks, and a
  * batch that keeps running without finishing after 30.
+ *
+ * A fence can leave the driver: FENCE_OUT wraps it in a sync_file, and an
+ * exported object's dma_resv hands its fences to whoever asks (another
+ * driver, DMA_BUF_IOCTL_EXPORT_SYNC_FILE).  Such a fence may outlive every
+ * DRM file, the device (unbind) and, but for what follows, the module:
+ * its ops are module code and its lock is in the device.  So a request
+ * whose fence escapes (i915_request_escape()) holds a reference on the
+ * module and on the DRM device until the fence is released; rmmod is
+ * refused (-EAGAIN) while one lives.  The last put of an escaped fence
+ * hands the request to a work item of the module's own workqueue, which
+ * drops both references last; module exit destroys that workqueue, so no
+ * module code runs after the module is gone.  Every fence is signalled
+ * before the device's ring goes (i915_request_quiesce()), so an escaped
+ * fence never asks the freed status page whether it signalled.
  */
 
+#include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 #include <linux/dma-fence.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string_helpers.h>
+#include <linux/workqueue.h>
 
 #include "i915_cmd.h"
 #include "i915_drv.h"
@@ -87,11 +104,96 @@ static bool i915_fence_signaled(struct dma_fence *fence)
 	return seqno_passed(hws_seqno(to_request(fence)->ring), fence->seqno);
 }
 
+/* Set once the request holds the references of an escaped fence. */
+#define I915_FENCE_FLAG_ESCAPED	DMA_FENCE_FLAG_USER_BITS
+
+/* dma_fence_free() frees the request through its fence. */
+static_assert(offsetof(struct i915_request, fence) == 0);
+
+/* Releases escaped requests; destroyed (so drained) at module exit. */
+static struct workqueue_struct *i915_fence_wq;
+
+static void escaped_release_work(struct work_struct *work)
+{
+	struct i915_request *rq = container_of(work, struct i915_request,
+					       release_work);
+	struct drm_device *drm = &ring_to_i915(rq->ring)->drm;
+
+	dma_fence_free(&rq->fence);
+	drm_dev_put(drm);
+	/* Last: module exit waits for this work item to return. */
+	module_put(THIS_MODULE);
+}
+
+static void i915_fence_release(struct dma_fence *fence)
+{
+	struct i915_request *rq = to_request(fence);
+
+	if (!test_bit(I915_FENCE_FLAG_ESCAPED, &fence->flags)) {
+		dma_fence_free(fence);
+		return;
+	}
+	/* Any context: the device's release may sleep. */
+	INIT_WORK(&rq->release_work, escaped_release_work);
+	queue_work(i915_fence_wq, &rq->release_work);
+}
+
 static const struct dma_fence_ops i915_fence_ops = {
 	.get_driver_name = i915_fence_driver_name,
 	.get_timeline_name = i915_fence_timeline_name,
 	.signaled = i915_fence_signaled,
+	.release = i915_fence_release,
 };
+
+/**
+ * i915_request_escape - the request's fence leaves the driver's hands
+ * @rq: an emitted request
+ *
+ * From now on the fence may outlive the DRM files, the device and the
+ * module's other users: the request takes a reference on the module and
+ * one on the DRM device, dropped after the fence's last reference.  Call
+ * it before the fence is handed out (sync_file, exported dma_resv).
+ */
+void i915_request_escape(struct i915_request *rq)
+{
+	if (test_and_set_bit(I915_FENCE_FLAG_ESCAPED, &rq->fence.flags))
+		return;
+	__module_get(THIS_MODULE);
+	drm_dev_get(&ring_to_i915(rq->ring)->drm);
+}
+
+/**
+ * i915_request_escape_fence - i915_request_escape() for any fence
+ * @fence: a fence from an object's dma_resv; only this driver's are
+ *	affected
+ */
+void i915_request_escape_fence(struct dma_fence *fence)
+{
+	if (fence->ops == &i915_fence_ops)
+		i915_request_escape(to_request(fence));
+}
+
+/**
+ * i915_request_module_init - set up what escaped fences need
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int i915_request_module_init(void)
+{
+	i915_fence_wq = alloc_workqueue("i915_fence", 0, 0);
+	return i915_fence_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * i915_request_module_exit - wait for the last escaped fence's release
+ *
+ * Called at module exit, when no escaped fence holds the module any more;
+ * the work item that dropped the last reference may still be returning.
+ */
+void i915_request_module_exit(void)
+{
+	destroy_workqueue(i915_fence_wq);
+}
 
 /**
  * i915_request_put - drop a reference to a request
@@ -201,7 +303,9 @@ void i915_request_discard(struct i915_request *rq)
  * @file: the client the work belongs to, or NULL for the driver's own
  *
  * Emits the breadcrumb and the user interrupt, publishes the request and
- * moves the ring's tail.  On success the caller's reference is the one
+ * moves the ring's tail.  The objects' dma_resv locks are held: a request
+ * that uses an exported object escapes (i915_request_escape()), since its
+ * fence goes into a dma_resv that others read.  On success the caller's reference is the one
  * i915_request_create() gave; the ring holds another until retirement.
  *
  * Return: 0, or -EIO if the GPU hung, -ERESTARTSYS on a signal while
@@ -212,6 +316,7 @@ int i915_request_emit(struct i915_request *rq, struct drm_file *file)
 	struct i915_ring *ring = rq->ring;
 	struct i915_device *i915 = ring_to_i915(ring);
 	unsigned long flags;
+	unsigned int i;
 	int ret;
 
 	lockdep_assert_held(&ring->lock);
@@ -225,6 +330,9 @@ int i915_request_emit(struct i915_request *rq, struct drm_file *file)
 		       ring->fence_context, ring->next_seqno++);
 	if (file)
 		request_add_to_client(rq, file);
+	for (i = 0; i < rq->num_objects; i++)
+		if (to_i915_obj(rq->objects[i])->exported)
+			i915_request_escape(rq);
 
 	/* On the list before the GPU can reach the breadcrumb. */
 	dma_fence_get(&rq->fence); /* the ring's reference */
@@ -263,16 +371,28 @@ void i915_request_signal(struct i915_device *i915)
 	schedule_work(&ring->retire_work);
 }
 
+/*
+ * The client may be closing right now: i915_request_file_close() clears
+ * @rq->file under the client's lock and the client's state is freed an
+ * RCU grace period later, so a pointer read inside the read-side section
+ * stays valid for taking the lock, and under the lock @rq->file says
+ * whether the request is still on the client's list.
+ */
 static void request_remove_from_client(struct i915_request *rq)
 {
-	struct i915_file *fpriv = READ_ONCE(rq->file);
+	struct i915_file *fpriv;
 
-	if (!fpriv)
-		return;
-	spin_lock(&fpriv->lock);
-	if (rq->file)
-		list_del(&rq->client_link);
-	spin_unlock(&fpriv->lock);
+	rcu_read_lock();
+	fpriv = READ_ONCE(rq->file);
+	if (fpriv) {
+		spin_lock(&fpriv->lock);
+		if (rq->file) {
+			list_del(&rq->client_link);
+			rq->file = NULL;
+		}
+		spin_unlock(&fpriv->lock);
+	}
+	rcu_read_unlock();
 }
 
 /* Take the oldest signalled request off the ring, or return NULL. */
@@ -454,6 +574,9 @@ void i915_request_retire(struct i915_device *i915)
 /**
  * i915_request_file_close - forget a closing client's requests
  * @fpriv: the client; its requests keep running without it
+ *
+ * After this, no request points at @fpriv; the caller frees it only after
+ * an RCU grace period (the retire worker may have read the pointer).
  */
 void i915_request_file_close(struct i915_file *fpriv)
 {
@@ -462,7 +585,7 @@ void i915_request_file_close(struct i915_file *fpriv)
 	spin_lock(&fpriv->lock);
 	list_for_each_entry_safe(rq, next, &fpriv->requests, client_link) {
 		list_del(&rq->client_link);
-		rq->file = NULL;
+		WRITE_ONCE(rq->file, NULL);
 	}
 	spin_unlock(&fpriv->lock);
 }
