@@ -28,10 +28,10 @@
  * 0x060000) exists for its config space: GMCH control (0x52) carries the
  * firmware's GMS choice, which sizes stolen memory (i915_sim_gtt.c), and
  * drivers read it there as on the chipset.  Its config space is read-only
- * (the firmware locked GMCH control).  The bridge is scanned but never
- * added (pci_bus_add_device() runs for the GPU only), so no driver binds
- * it: Debian builds agpgart-intel into the kernel, and bound to a bridge
- * with an Intel GMCH id it would find the simulated GPU through
+ * (the firmware locked GMCH control).  No driver binds the bridge: its
+ * driver_override names no driver (and without one it is not added at
+ * all).  Debian builds agpgart-intel into the kernel, and bound to a
+ * bridge with an Intel GMCH id it would find the simulated GPU through
  * intel_gmch_probe() and keep a reference to it in intel-gtt's global
  * state.
  *
@@ -435,9 +435,26 @@ static void fb_release(struct i915_sim_pci *pci)
 }
 
 /*
+ * Add the host bridge with a driver_override no driver has, also across
+ * a rescan; without one it stays scanned but not added.
+ */
+static void bridge_add(struct i915_sim_pci *pci)
+{
+	struct pci_dev *bridge = pci_get_slot(pci->bus,
+					      I915_SIM_HOST_BRIDGE_DEVFN);
+
+	if (!bridge)
+		return;
+	bridge->driver_override = kstrdup(SIM_NAME, GFP_KERNEL);
+	if (bridge->driver_override)
+		pci_bus_add_device(bridge);
+	pci_dev_put(bridge);
+}
+
+/*
  * Scan, hold the GPU, assign BARs, let the firmware framebuffer claim its
- * part of the aperture, then let drivers probe the GPU (only the GPU: see
- * the host bridge above).
+ * part of the aperture, then add the devices: drivers probe the GPU (not
+ * the host bridge, see above).
  */
 static int bus_populate(struct i915_sim_pci *pci)
 {
@@ -455,6 +472,7 @@ static int bus_populate(struct i915_sim_pci *pci)
 	pci->sim->pdev = pdev;
 	pci_assign_unassigned_bus_resources(pci->bus);
 	fb_claim(pci, pdev);
+	bridge_add(pci);
 	pci_bus_add_device(pdev);
 	pci_unlock_rescan_remove();
 	return 0;
