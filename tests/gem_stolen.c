@@ -14,22 +14,30 @@
  *    out; softpin into it is EINVAL;
  *  - eviction churn right above stolen memory (GEM_INIT, PIN, blits of
  *    more objects than the range holds) and an object moved by softpin
- *    through every address of the managed GTT leave it intact.
+ *    from the bottom of the managed GTT to its top leave it intact;
+ *  - the host bridge holds GMCH control, whose GMS is the stolen size,
+ *    and no driver binds it.
  * The model checks once more after the driver unloaded and logs a
  * "BUG:" line that the suite catches if anything changed.
  */
+#include <fcntl.h>
+#include <libgen.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "exec.h"
 
 #define MIB		(1ull << 20)
 #define CHURN_RANGE	(16 * MIB)
-#define CHURN_NOBJ	24
+#define CHURN_NOBJ	20
 #define OBJ_SIZE	MIB
 #define WIDTH		256
 #define HEIGHT		1024
 #define PITCH		(WIDTH * 4)
-#define WALK_SIZE	(4 * MIB)
+#define BAND		8	/* rows: two pages */
+#define WALK_SIZE	MIB
+#define WALK_STEPS	64
 
 static void require_stolen(struct sim_stolen *st)
 {
@@ -84,6 +92,93 @@ static void subtest_fb_intact_at_load(void)
 	igt_assert_f(iomem_has("i915_sim firmware framebuffer"),
 		     "no firmware framebuffer claim in /proc/iomem");
 	assert_fb_intact("after load");
+	close(fd);
+}
+
+/* sysfs directory of the PCI function at @devfn beside the GPU of @fd */
+static void pci_sibling(int fd, const char *slot, char *path, size_t len)
+{
+	char link[256], target[256];
+	struct stat st;
+	ssize_t n;
+
+	igt_assert_ok(fstat(fd, &st) ? -errno : 0);
+	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/device",
+		 major(st.st_rdev), minor(st.st_rdev));
+	n = readlink(link, target, sizeof(target) - 1);
+	igt_assert_f(n > 0, "readlink %s", link);
+	target[n] = '\0';
+	/* ".../DDDD:BB:SS.F": keep DDDD:BB: */
+	n = strlen(basename(target));
+	igt_assert_lt(7, n);
+	snprintf(path, len, "/sys/bus/pci/devices/%.*s%s", (int)(n - 4),
+		 basename(target), slot);
+}
+
+static unsigned int sysfs_hex(const char *dir, const char *name)
+{
+	char path[600], buf[32] = "";
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDONLY);
+	igt_assert_f(fd >= 0, "open %s", path);
+	igt_assert_lt(0, read(fd, buf, sizeof(buf) - 1));
+	close(fd);
+	return strtoul(buf, NULL, 16);
+}
+
+static bool has_driver(const char *dir)
+{
+	char path[600];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/driver", dir);
+	return !lstat(path, &st);
+}
+
+/*
+ * The host bridge at 00:00.0 carries GMCH control (0x52) whose GMS field
+ * gives the stolen size the driver reports; no driver binds the bridge,
+ * not even after a rescan of the PCI buses.
+ */
+static void subtest_host_bridge_gmch(void)
+{
+	static const unsigned int gms_mib[16] = {
+		0, 1, 4, 8, 16, 32, 48, 64, 128, 256, 96, 160, 224, 352,
+	};
+	int fd = drm_open_driver();
+	struct sim_stolen st;
+	char dir[512], path[600];
+	uint16_t gmch = 0;
+	int cfg, rescan;
+
+	gem_gen(fd);
+	require_stolen(&st);
+	pci_sibling(fd, "00.0", dir, sizeof(dir));
+	igt_info("host bridge %s: %04x:%04x class %06x", dir,
+		 sysfs_hex(dir, "vendor"), sysfs_hex(dir, "device"),
+		 sysfs_hex(dir, "class"));
+	igt_assert_eq(sysfs_hex(dir, "vendor"), 0x8086);
+	igt_assert_eq(sysfs_hex(dir, "class"), 0x060000);
+
+	snprintf(path, sizeof(path), "%s/config", dir);
+	cfg = open(path, O_RDONLY);
+	igt_assert_f(cfg >= 0, "open %s", path);
+	igt_assert_eq(pread(cfg, &gmch, 2, 0x52), 2);
+	close(cfg);
+	igt_info("GMCH control %#06x", gmch);
+	igt_assert_eq_u64((uint64_t)gms_mib[(gmch >> 4) & 0xf] * MIB,
+			  gem_gtt_stolen(fd));
+	igt_assert_eq_u64(gem_gtt_stolen(fd), st.size);
+
+	igt_assert_f(!has_driver(dir), "a driver bound the host bridge");
+	rescan = open("/sys/bus/pci/rescan", O_WRONLY);
+	igt_assert(rescan >= 0);
+	igt_assert_eq(write(rescan, "1", 1), 1);
+	close(rescan);
+	igt_assert_f(!has_driver(dir),
+		     "a driver bound the host bridge after a rescan");
 	close(fd);
 }
 
@@ -209,7 +304,7 @@ static void subtest_churn_above_stolen(void)
 		ref_init(&im[i].ref, &im[i].s, OBJ_SIZE);
 	}
 
-	for (round = 0; round < 6; round++) {
+	for (round = 0; round < 4; round++) {
 		for (i = 0; i < CHURN_NOBJ; i++) {
 			struct image *a = &im[(i + round) % CHURN_NOBJ];
 			struct image *c = &im[(i * 7 + round + 1) % CHURN_NOBJ];
@@ -217,13 +312,17 @@ static void subtest_churn_above_stolen(void)
 
 			if (a == c)
 				continue;
-			/* the whole object: its first and last page too */
-			emit_xy_fill(b, &a->s, 0, 0, WIDTH, HEIGHT, color);
-			ref_fill(&a->ref, 0, 0, WIDTH, HEIGHT, color);
-			emit_xy_copy(b, &c->s, 0, round * 64, &a->s, 0, 0,
-				     WIDTH, 64);
-			ref_copy(&c->ref, 0, round * 64, &a->ref, 0, 0,
-				 WIDTH, 64);
+			/* its first and last pages, right at its ends */
+			emit_xy_fill(b, &a->s, 0, 0, WIDTH, BAND, color);
+			ref_fill(&a->ref, 0, 0, WIDTH, BAND, color);
+			emit_xy_fill(b, &a->s, 0, HEIGHT - BAND, WIDTH, BAND,
+				     ~color);
+			ref_fill(&a->ref, 0, HEIGHT - BAND, WIDTH, BAND,
+				 ~color);
+			emit_xy_copy(b, &c->s, 0, (round + 1) * BAND, &a->s,
+				     0, HEIGHT - BAND, WIDTH, BAND);
+			ref_copy(&c->ref, 0, (round + 1) * BAND, &a->ref, 0,
+				 HEIGHT - BAND, WIDTH, BAND);
 			batch_submit(b);
 			igt_assert_lte_u64(stolen, a->bo.offset);
 			igt_assert_lte_u64(stolen, c->bo.offset);
@@ -253,16 +352,16 @@ static void subtest_churn_above_stolen(void)
 }
 
 /*
- * One object moved by softpin through every address of the managed GTT,
- * from just above stolen memory to the top: at each place the GPU writes
- * its first and last dword.
+ * One object moved by softpin through the managed GTT in WALK_STEPS
+ * steps, from just above stolen memory to the top: at each place the GPU
+ * writes its first and last dword.
  */
 static void subtest_walk_whole_gtt(void)
 {
 	int fd = drm_open_driver();
 	uint32_t handle = gem_create(fd, WALK_SIZE);
 	uint32_t batch = gem_create(fd, PAGE_SZ);
-	uint64_t start, end, off;
+	uint64_t start, end, off, stride;
 	struct sim_stolen st;
 	unsigned int steps = 0;
 	int gen = gem_gen(fd);
@@ -271,8 +370,11 @@ static void subtest_walk_whole_gtt(void)
 	gem_gtt_managed(fd, &start, &end);
 	igt_assert_eq_u64(start, gem_gtt_stolen(fd));
 	/* the batch goes into the last room; everything else is walked */
+	stride = (end - start - WALK_SIZE - 64 * PAGE_SZ) / (WALK_STEPS - 1);
+	stride &= ~(PAGE_SZ - 1);
+	igt_assert_lte_u64(WALK_SIZE, stride);
 	for (off = start; off + WALK_SIZE + 64 * PAGE_SZ <= end;
-	     off += WALK_SIZE, steps++) {
+	     off += stride, steps++) {
 		uint32_t cs[16], at, v[2];
 		unsigned int n;
 
@@ -289,9 +391,10 @@ static void subtest_walk_whole_gtt(void)
 		igt_assert_eq_u64(v[0], 0x5e000000 | steps);
 		igt_assert_eq_u64(v[1], 0x5f000000 | steps);
 	}
-	igt_info("walked %u places of %llu MiB from %#llx", steps,
-		 WALK_SIZE >> 20, (unsigned long long)start);
-	igt_assert_lt(0, steps);
+	igt_info("walked %u places of %llu MiB from %#llx to %#llx", steps,
+		 WALK_SIZE >> 20, (unsigned long long)start,
+		 (unsigned long long)(off - stride + WALK_SIZE));
+	igt_assert_eq(steps, WALK_STEPS);
 	gem_close(fd, batch);
 	gem_close(fd, handle);
 	assert_fb_intact("after the walk through the GTT");
@@ -300,6 +403,7 @@ static void subtest_walk_whole_gtt(void)
 
 static const struct igt_subtest tests[] = {
 	SUBTEST(fb_intact_at_load),
+	SUBTEST(host_bridge_gmch),
 	SUBTEST(managed_range_excludes_stolen),
 	SUBTEST(softpin_into_stolen),
 	SUBTEST(churn_above_stolen),
