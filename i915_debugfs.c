@@ -48,6 +48,7 @@ static int i915_capabilities_show(struct seq_file *m, void *unused)
 	seq_printf(m, "dma_bits: %u\n", info->dma_bits);
 	seq_printf(m, "num_fences: %u\n", info->num_fences);
 	seq_printf(m, "gtt_total: %llu\n", i915->hw.gtt_total);
+	seq_printf(m, "stolen_size: %llu\n", i915->hw.stolen_size);
 	seq_printf(m, "aperture: %pa + %pa\n", &i915->hw.mappable_base,
 		   &i915->hw.mappable_end);
 	return 0;

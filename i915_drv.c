@@ -32,6 +32,7 @@
 #include <linux/pci.h>
 
 #include "i915_drv.h"
+#include "i915_reg.h"
 #include "i915_sim.h"
 
 int i915_sim_param;
@@ -294,13 +295,16 @@ static int i915_pci_setup(struct pci_dev *pdev,
 		return ret;
 
 	/*
-	 * Claim the BARs even though the model's are never mapped: it keeps
-	 * userspace from mmapping them through sysfs.  After
-	 * pcim_enable_device() the claim is managed: the PCI core releases
-	 * it when the driver detaches (releasing it here too would free it
-	 * twice).
+	 * Claim what the driver drives: the registers (on Gen4 with the GTT
+	 * behind them) and on Gen3 the GTT BAR.  Not the aperture (BAR 2):
+	 * the driver never maps it, and the console's firmware framebuffer
+	 * (efifb, vesafb, simpledrm), which this driver leaves in place,
+	 * holds its start.  After pcim_enable_device() the claims are
+	 * managed: the PCI core releases them when the driver detaches.
 	 */
-	ret = pci_request_regions(pdev, DRIVER_NAME);
+	ret = pci_request_region(pdev, I915_MMIO_BAR, DRIVER_NAME);
+	if (!ret && info->gen == 3)
+		ret = pci_request_region(pdev, I915_GEN3_GTT_BAR, DRIVER_NAME);
 	if (ret)
 		return ret;
 

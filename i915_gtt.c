@@ -15,6 +15,13 @@
  * objects (the ring and the status page), outside any range GEM_INIT
  * can choose.
  *
+ * Below the managed range lies the stolen memory the firmware mapped at
+ * GTT address 0 (&i915_hw.stolen_size bytes): the console's framebuffer
+ * scans out from there, because this driver does no modesetting.  Those
+ * entries are the firmware's: never cleared, never handed out, never
+ * inside a range GEM_INIT or a softpin can choose.  Without stolen
+ * memory, page 0 takes their place.
+ *
  * Binding takes the object's dma_resv lock through an acquire context
  * (&struct i915_ww): when the allocator has no hole, eviction
  * (i915_gem_evict.c) takes the locks of the objects it unbinds in the same
@@ -55,9 +62,17 @@ static unsigned int obj_npages(struct i915_gem_object *obj)
 	return obj->base.size >> PAGE_SHIFT;
 }
 
+/* The lowest address GEM may manage: past the firmware's stolen range. */
+static u64 gtt_floor(struct i915_gtt *gtt)
+{
+	struct i915_device *i915 = container_of(gtt, struct i915_device, gtt);
+
+	return max_t(u64, i915->hw.stolen_size, I915_GTT_PAGE_SIZE);
+}
+
 static void gtt_init_range(struct i915_gtt *gtt, u64 start, u64 end)
 {
-	gtt->start = max_t(u64, start, I915_GTT_PAGE_SIZE);
+	gtt->start = max_t(u64, start, gtt_floor(gtt));
 	gtt->end = min_t(u64, end, gtt->kernel_start);
 	drm_mm_init(&gtt->mm, gtt->start, gtt->end - gtt->start);
 }
@@ -89,12 +104,22 @@ static void gtt_scratch_fini(struct i915_device *i915)
 	__free_page(gtt->scratch_page);
 }
 
+/* Point every entry but the firmware's stolen-memory ones at scratch. */
+static void gtt_clear_above_stolen(struct i915_device *i915)
+{
+	u64 stolen = i915->hw.stolen_size;
+
+	i915->hw.funcs->gtt_clear(&i915->hw, stolen >> PAGE_SHIFT,
+				  (i915->gtt.total - stolen) >> PAGE_SHIFT);
+}
+
 /**
  * i915_gtt_init - set up the GTT of a freshly bound GPU
  * @i915: the device
  *
- * Points every entry at a scratch page and manages the whole GTT minus the
- * guard pages until GEM_INIT narrows it.
+ * Points every entry but the firmware's stolen-memory ones at a scratch
+ * page and manages the rest minus the guard pages until GEM_INIT narrows
+ * it.
  *
  * Return: 0 on success or a negative errno.
  */
@@ -104,7 +129,8 @@ int i915_gtt_init(struct i915_device *i915)
 	int ret;
 
 	gtt->total = i915->hw.gtt_total;
-	if (gtt->total < I915_GTT_KERNEL_SIZE + 4 * I915_GTT_PAGE_SIZE)
+	if (gtt->total < i915->hw.stolen_size + I915_GTT_KERNEL_SIZE +
+			 4 * I915_GTT_PAGE_SIZE)
 		return -ENODEV;
 	gtt->kernel_start = gtt->total - I915_GTT_PAGE_SIZE -
 			    I915_GTT_KERNEL_SIZE;
@@ -116,7 +142,7 @@ int i915_gtt_init(struct i915_device *i915)
 
 	mutex_init(&gtt->lock);
 	INIT_LIST_HEAD(&gtt->lru);
-	i915->hw.funcs->gtt_clear(&i915->hw, 0, gtt->total >> PAGE_SHIFT);
+	gtt_clear_above_stolen(i915);
 	gtt_init_range(gtt, 0, gtt->total);
 	return 0;
 }
@@ -481,7 +507,7 @@ int i915_gtt_evict_all(struct i915_device *i915)
  */
 void i915_gtt_suspend(struct i915_device *i915)
 {
-	i915->hw.funcs->gtt_clear(&i915->hw, 0, i915->gtt.total >> PAGE_SHIFT);
+	gtt_clear_above_stolen(i915);
 }
 
 /**
@@ -489,8 +515,9 @@ void i915_gtt_suspend(struct i915_device *i915)
  * @i915: the device, idle; nothing binds or unbinds meanwhile (user tasks
  *	are frozen and every request is retired)
  *
- * The backend enables the GTT again (real chipsets), every entry goes
- * back on the scratch page, then each bound object's entries are written
+ * The backend enables the GTT again (real chipsets), every entry above
+ * the firmware's stolen memory goes back on the scratch page, then each
+ * bound object's entries are written
  * from its pages' DMA addresses, pinned or not.  The driver's own range
  * (ring, status page) is rewritten by i915_ring_resume().
  */
@@ -501,8 +528,8 @@ void i915_gtt_resume(struct i915_device *i915)
 
 	if (i915->hw.funcs->resume && i915->hw.funcs->resume(&i915->hw))
 		drm_err(&i915->drm, "GTT not enabled again after resume\n");
-	i915->hw.funcs->gtt_clear(&i915->hw, 0, gtt->total >> PAGE_SHIFT);
-	/* Stolen memory: the firmware's entries come back here. */
+	/* Stolen memory is the firmware's: it maps it again itself. */
+	gtt_clear_above_stolen(i915);
 	mutex_lock(&gtt->lock);
 	list_for_each_entry(obj, &gtt->lru, gtt_link)
 		gtt_write_entries(obj);
@@ -516,10 +543,12 @@ void i915_gtt_resume(struct i915_device *i915)
  * @file: DRM file (root and master only)
  *
  * Unbinds every unpinned object and re-creates the allocator over
- * [gtt_start, gtt_end), minus the guard pages and the driver's own range.
+ * [gtt_start, gtt_end), minus the firmware's stolen memory (or page 0),
+ * the last guard page and the driver's own range.
  *
- * Return: 0 on success, -EINVAL for a range that is empty, unaligned or
- * beyond the GTT, -EBUSY while pinned objects remain bound.
+ * Return: 0 on success, -EINVAL for a range that is empty (also once
+ * those are taken out), unaligned or beyond the GTT, -EBUSY while pinned
+ * objects remain bound.
  */
 int i915_gem_init_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file)
@@ -532,7 +561,7 @@ int i915_gem_init_ioctl(struct drm_device *dev, void *data,
 	if (args->gtt_start >= args->gtt_end ||
 	    !IS_ALIGNED(args->gtt_start | args->gtt_end, I915_GTT_PAGE_SIZE) ||
 	    args->gtt_end > gtt->total ||
-	    max_t(u64, args->gtt_start, I915_GTT_PAGE_SIZE) >=
+	    max_t(u64, args->gtt_start, gtt_floor(gtt)) >=
 	    min_t(u64, args->gtt_end, gtt->kernel_start))
 		return -EINVAL;
 

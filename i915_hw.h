@@ -9,7 +9,9 @@
  * pdev->irq.  There are two implementations, chosen once at probe by
  * i915_hw_init(): real silicon (i915_hw_gmch.c: BAR0 MMIO and the kernel's
  * intel_gmch_* exports) and the software model (i915_sim.c).  No other code
- * knows which one it talks to.
+ * knows which one it talks to.  PCI config space is the other way in: the
+ * stolen-memory size comes from the host bridge at 00:00.0 of the GPU's
+ * PCI domain, whether the chipset or the model answers it (i915_hw.c).
  */
 #ifndef _I915_HW_H_
 #define _I915_HW_H_
@@ -66,6 +68,10 @@ struct i915_hw_funcs {
  * @gtt_total: bytes of graphics address space the GTT maps
  * @mappable_base: bus address of the CPU aperture (BAR 2)
  * @mappable_end: size in bytes of the CPU aperture
+ * @stolen_size: bytes at the start of the GTT that the firmware maps onto
+ *	stolen memory (the GMS field of the host bridge's GMCH control
+ *	register): the console's framebuffer scans out from there, so the
+ *	driver never writes those entries
  * @priv: backend-private state
  */
 struct i915_hw {
@@ -74,6 +80,7 @@ struct i915_hw {
 	u64 gtt_total;
 	phys_addr_t mappable_base;
 	resource_size_t mappable_end;
+	u64 stolen_size;
 	void *priv;
 };
 

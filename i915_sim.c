@@ -6,6 +6,9 @@
  * &struct i915_sim (created at module load with sim=<id>, destroyed at
  * unload after the PCI driver is gone) and the model's implementation of
  * &struct i915_hw_funcs that the driver binds through i915_hw_sim_init().
+ * Creation is the power-on: stolen memory and the firmware framebuffer
+ * are set up before the PCI bus exists; destruction checks, once the
+ * driver is gone, that the framebuffer and its GTT entries survived.
  */
 
 #include <linux/gfp.h>
@@ -20,32 +23,32 @@
 #include "i915_sim.h"
 #include "i915_sim_regs.h"
 
-/* Every Gen3/Gen4 part of the fact sheet, section 1.1. */
+/* Every Gen3/Gen4 part of the fact sheet, section 1.1, and its host bridge. */
 static const struct i915_sim_chip i915_sim_chips[] = {
-	{ 0x2582, 3, 0, "915G" },
-	{ 0x258a, 3, 0, "E7221" },
-	{ 0x2592, 3, I915_SIM_MOBILE, "915GM" },
-	{ 0x2772, 3, 0, "945G" },
-	{ 0x27a2, 3, I915_SIM_MOBILE, "945GM" },
-	{ 0x27ae, 3, I915_SIM_MOBILE, "945GME" },
-	{ 0x29b2, 3, I915_SIM_G33, "Q35" },
-	{ 0x29c2, 3, I915_SIM_G33, "G33" },
-	{ 0x29d2, 3, I915_SIM_G33, "Q33" },
-	{ 0xa001, 3, I915_SIM_G33, "Pineview G" },
-	{ 0xa011, 3, I915_SIM_G33 | I915_SIM_MOBILE, "Pineview M" },
-	{ 0x2972, 4, 0, "946GZ" },
-	{ 0x2982, 4, 0, "G35" },
-	{ 0x2992, 4, 0, "965Q" },
-	{ 0x29a2, 4, 0, "965G" },
-	{ 0x2a02, 4, I915_SIM_MOBILE, "965GM" },
-	{ 0x2a12, 4, I915_SIM_MOBILE, "965GME/GLE" },
-	{ 0x2a42, 4, I915_SIM_G4X | I915_SIM_MOBILE, "GM45" },
-	{ 0x2e02, 4, I915_SIM_G4X, "Eaglelake" },
-	{ 0x2e12, 4, I915_SIM_G4X, "Q45/Q43" },
-	{ 0x2e22, 4, I915_SIM_G4X, "G45/G43" },
-	{ 0x2e32, 4, I915_SIM_G4X, "G41" },
-	{ 0x2e42, 4, I915_SIM_G4X, "B43" },
-	{ 0x2e92, 4, I915_SIM_G4X, "B43" },
+	{ 0x2582, 0x2580, 3, 0, "915G" },
+	{ 0x258a, 0x2588, 3, 0, "E7221" },
+	{ 0x2592, 0x2590, 3, I915_SIM_MOBILE, "915GM" },
+	{ 0x2772, 0x2770, 3, 0, "945G" },
+	{ 0x27a2, 0x27a0, 3, I915_SIM_MOBILE, "945GM" },
+	{ 0x27ae, 0x27ac, 3, I915_SIM_MOBILE, "945GME" },
+	{ 0x29b2, 0x29b0, 3, I915_SIM_G33, "Q35" },
+	{ 0x29c2, 0x29c0, 3, I915_SIM_G33, "G33" },
+	{ 0x29d2, 0x29d0, 3, I915_SIM_G33, "Q33" },
+	{ 0xa001, 0xa000, 3, I915_SIM_G33, "Pineview G" },
+	{ 0xa011, 0xa010, 3, I915_SIM_G33 | I915_SIM_MOBILE, "Pineview M" },
+	{ 0x2972, 0x2970, 4, 0, "946GZ" },
+	{ 0x2982, 0x2980, 4, 0, "G35" },
+	{ 0x2992, 0x2990, 4, 0, "965Q" },
+	{ 0x29a2, 0x29a0, 4, 0, "965G" },
+	{ 0x2a02, 0x2a00, 4, I915_SIM_MOBILE, "965GM" },
+	{ 0x2a12, 0x2a10, 4, I915_SIM_MOBILE, "965GME/GLE" },
+	{ 0x2a42, 0x2a40, 4, I915_SIM_G4X | I915_SIM_MOBILE, "GM45" },
+	{ 0x2e02, 0x2e00, 4, I915_SIM_G4X, "Eaglelake" },
+	{ 0x2e12, 0x2e10, 4, I915_SIM_G4X, "Q45/Q43" },
+	{ 0x2e22, 0x2e20, 4, I915_SIM_G4X, "G45/G43" },
+	{ 0x2e32, 0x2e30, 4, I915_SIM_G4X, "G41" },
+	{ 0x2e42, 0x2e40, 4, I915_SIM_G4X, "B43" },
+	{ 0x2e92, 0x2e90, 4, I915_SIM_G4X, "B43" },
 };
 
 static const struct i915_sim_engine_regs i915_sim_gen3_regs = {
@@ -94,6 +97,8 @@ static void sim_configure(struct i915_sim *sim, const struct i915_sim_chip *c)
 	sim->hws_hi = c->gen == 4 && !g4x;
 	sim->eir_page_table = g4x ? GM45_ERROR_PAGE_TABLE :
 				    I915_ERROR_PAGE_TABLE;
+	sim->gmch_ctrl = (c->gen == 3 ? I915_SIM_GEN3_GMS : I915_SIM_GEN4_GMS) <<
+			 I915_GMCH_GMS_SHIFT;
 
 	if (g4x) {
 		sim->pgtbl_size = I965_PGTBL_SIZE_1M;
@@ -122,8 +127,13 @@ static int sim_alloc_state(struct i915_sim *sim)
 	if (!sim->scratch)
 		goto err_gtt;
 	sim->scratch_phys = page_to_phys(sim->scratch);
+
+	if (i915_sim_stolen_init(sim))
+		goto err_scratch;
 	return 0;
 
+err_scratch:
+	__free_page(sim->scratch);
 err_gtt:
 	vfree(sim->gtt);
 err_regs:
@@ -133,6 +143,7 @@ err_regs:
 
 static void sim_free_state(struct i915_sim *sim)
 {
+	i915_sim_stolen_fini(sim);
 	__free_page(sim->scratch);
 	vfree(sim->gtt);
 	vfree(sim->regs);
@@ -195,6 +206,29 @@ err_free:
 	return ret;
 }
 
+/*
+ * The console keeps scanning out of stolen memory after the driver left:
+ * a driver that wrote into it or took its GTT entries away broke the
+ * screen.  Say so in the words the test harness looks for.
+ */
+static void sim_check_stolen(struct i915_sim *sim)
+{
+	struct i915_sim_stolen_state st;
+
+	if (!sim->stolen_pages)
+		return;
+	i915_sim_stolen_check(sim, &st);
+	if (st.bad_dwords)
+		pr_err("i915_sim: BUG: firmware framebuffer overwritten: %lu dwords of stolen memory changed, the first at 0x%lx\n",
+		       st.bad_dwords, st.first_bad);
+	if (st.bad_entries)
+		pr_err("i915_sim: BUG: firmware framebuffer unmapped: %u GTT entries of stolen memory changed, the first is entry %u\n",
+		       st.bad_entries, st.first_bad_entry);
+	if (!st.bad_dwords && !st.bad_entries)
+		pr_info("i915_sim: firmware framebuffer intact (%u KiB of stolen memory)\n",
+			sim->stolen_pages * (unsigned int)(PAGE_SIZE / SZ_1K));
+}
+
 /**
  * i915_sim_destroy - remove the virtual PCI bus and free the model
  *
@@ -213,6 +247,7 @@ void i915_sim_destroy(void)
 	/* The driver is gone; the engine may still have raised an interrupt. */
 	i915_sim_cs_fini(sim);
 	irq_work_sync(&sim->irq_work);
+	sim_check_stolen(sim);
 	sim_free_state(sim);
 	kfree(sim);
 }

@@ -43,12 +43,14 @@ struct i915_sim_cs;
 /**
  * struct i915_sim_chip - one GPU the model can impersonate
  * @device_id: PCI device id
+ * @host_bridge_id: PCI device id of its host bridge (00:00.0)
  * @gen: graphics generation, 3 or 4
  * @flags: I915_SIM_MOBILE, I915_SIM_G33, I915_SIM_G4X
  * @name: marketing name
  */
 struct i915_sim_chip {
 	u16 device_id;
+	u16 host_bridge_id;
 	u8 gen;
 	u8 flags;
 	const char *name;
@@ -88,6 +90,11 @@ struct i915_sim_engine_regs {
  * @eir_page_table: the EIR bit of a page-table error
  * @scratch: zeroed page that cleared GTT entries point at
  * @scratch_phys: physical address of @scratch
+ * @gmch_ctrl: GMCH control in the host bridge's config space, as the
+ *	firmware left it; its GMS field sizes the stolen memory
+ * @stolen_pages: pages of stolen memory
+ * @stolen: the pages standing in for stolen memory, which the firmware
+ *	maps at GTT address 0 and fills with its framebuffer at power-on
  * @lock: protects @regs, @gtt, @engine_busy, @kick and the engine state
  *	of @cs; taken from any context including hard IRQ (raw, irqsave).
  *	It nests inside the PCI config-space lock (a GDRST write resets the
@@ -131,6 +138,9 @@ struct i915_sim {
 	u32 eir_page_table;
 	struct page *scratch;
 	phys_addr_t scratch_phys;
+	u16 gmch_ctrl;
+	unsigned int stolen_pages;
+	struct page **stolen;
 
 	raw_spinlock_t lock;
 	u32 *regs;
@@ -196,6 +206,27 @@ int i915_sim_gtt_read32(struct i915_sim *sim, u32 addr, u32 *val);
 int i915_sim_gtt_write32(struct i915_sim *sim, u32 addr, u32 val);
 int i915_sim_hws_write32_locked(struct i915_sim *sim, u32 offset, u32 val);
 int i915_sim_hws_write32(struct i915_sim *sim, u32 offset, u32 val);
+int i915_sim_stolen_init(struct i915_sim *sim);
+void i915_sim_stolen_map(struct i915_sim *sim);
+void i915_sim_stolen_fini(struct i915_sim *sim);
+
+/**
+ * struct i915_sim_stolen_state - what became of the firmware's stolen memory
+ * @bad_dwords: framebuffer dwords that no longer hold the firmware's pattern
+ * @first_bad: byte offset of the first of them
+ * @bad_entries: GTT entries of the stolen range no longer pointing at
+ *	their stolen page
+ * @first_bad_entry: index of the first of them
+ */
+struct i915_sim_stolen_state {
+	unsigned long bad_dwords;
+	unsigned long first_bad;
+	unsigned int bad_entries;
+	unsigned int first_bad_entry;
+};
+
+void i915_sim_stolen_check(struct i915_sim *sim,
+			   struct i915_sim_stolen_state *state);
 
 /* i915_sim_pci.c: the virtual PCI bus */
 int i915_sim_pci_create(struct i915_sim *sim);

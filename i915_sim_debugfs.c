@@ -20,6 +20,12 @@
  * - raise_error: write a hex mask of EIR bits; the model records those
  *   errors (ESR, EIR, and the master error interrupt unless EMR masks
  *   them).
+ * - stolen: the host bridge and its GMCH control, the size of stolen
+ *   memory, then "pattern: intact" while every dword still holds the
+ *   firmware framebuffer's pattern (else "pattern: N dwords changed,
+ *   first at 0xOFFSET") and "entries: intact" while every GTT entry of the
+ *   stolen range points at its stolen page (else "entries: N changed,
+ *   first INDEX").
  * - cs: the command streamer's state and counters (i915_sim_cs.c).
  * - drawrects: the drawing rectangles executed (i915_sim_3d.c).
  */
@@ -115,6 +121,30 @@ static int sim_info_show(struct seq_file *m, void *data)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sim_info);
+
+static int sim_stolen_show(struct seq_file *m, void *data)
+{
+	struct i915_sim *sim = m->private;
+	struct i915_sim_stolen_state st;
+
+	i915_sim_stolen_check(sim, &st);
+	seq_printf(m, "host bridge: 8086:%04x gmch_ctrl 0x%04x\n",
+		   sim->chip->host_bridge_id, sim->gmch_ctrl);
+	seq_printf(m, "size: %lu\n", (unsigned long)sim->stolen_pages <<
+		   PAGE_SHIFT);
+	if (st.bad_dwords)
+		seq_printf(m, "pattern: %lu dwords changed, first at 0x%lx\n",
+			   st.bad_dwords, st.first_bad);
+	else
+		seq_puts(m, "pattern: intact\n");
+	if (st.bad_entries)
+		seq_printf(m, "entries: %u changed, first %u\n",
+			   st.bad_entries, st.first_bad_entry);
+	else
+		seq_puts(m, "entries: intact\n");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sim_stolen);
 
 static int sim_regs_show(struct seq_file *m, void *data)
 {
@@ -278,6 +308,7 @@ void i915_sim_debugfs_init(struct i915_sim *sim)
 	debugfs_create_file("info", 0444, dir, sim, &sim_info_fops);
 	debugfs_create_file("regs", 0444, dir, sim, &sim_regs_fops);
 	debugfs_create_file("gtt", 0444, dir, sim, &sim_gtt_fops);
+	debugfs_create_file("stolen", 0444, dir, sim, &sim_stolen_fops);
 	debugfs_create_file("raise_irq", 0200, dir, sim, &sim_raise_irq_fops);
 	debugfs_create_file("raise_error", 0200, dir, sim,
 			    &sim_raise_error_fops);

@@ -11,6 +11,16 @@
  * i915_sim_gtt_power_on_locked()) with every entry invalid, and entries
  * written while the GPU has no power are dropped.
  *
+ * Stolen memory: at power-on the model does what the BIOS does.  GMS in
+ * the host bridge's GMCH control (i915_sim_pci.c) says how much memory
+ * the chipset takes from RAM for graphics; the model allocates that many
+ * pages (not contiguous: only the GTT entries show where stolen memory
+ * is), maps them at GTT address 0 and draws the firmware console's
+ * framebuffer into them.  The console keeps scanning out from there after
+ * any driver loads, so the pattern and the entries must survive the
+ * driver: debugfs "stolen" checks both, and so does the model's teardown,
+ * which logs a "BUG:" line when either changed.
+ *
  * Every GPU access to memory goes through here: a graphics address is
  * translated by its entry (which must be valid and name a page the kernel
  * knows, pfn_valid()) and the page is accessed under &i915_sim.lock, so a
@@ -30,6 +40,7 @@
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/pci.h>
+#include <linux/slab.h>
 #include <linux/swiotlb.h>
 
 #include "i915_reg.h"
@@ -138,9 +149,8 @@ void i915_sim_gtt_set_scratch(struct i915_sim *sim, unsigned int first,
  * i915_sim_gtt_power_on_locked - the GTT's contents after power-on
  * @sim: the model, its lock held
  *
- * Every entry invalid.  (Entries that the firmware sets up at power-on,
- * such as those of stolen memory, belong here too: on resume from S3 the
- * BIOS writes them again before any driver runs.)
+ * Every entry invalid; the firmware maps stolen memory again once power
+ * is back (i915_sim_power_on()).
  */
 void i915_sim_gtt_power_on_locked(struct i915_sim *sim)
 {
@@ -343,4 +353,140 @@ int i915_sim_hws_write32(struct i915_sim *sim, u32 offset, u32 val)
 	ret = i915_sim_hws_write32_locked(sim, offset, val);
 	raw_spin_unlock_irqrestore(&sim->lock, flags);
 	return ret;
+}
+
+/*
+ * What the firmware's console draws into stolen memory: a value that
+ * depends on the byte offset, so that a lost, moved or overwritten page
+ * shows.
+ */
+static u32 stolen_pattern(unsigned long offset)
+{
+	return (u32)(offset * 0x9e3779b1ul) ^ 0xf1f0fb00u;
+}
+
+/**
+ * i915_sim_stolen_init - power-on: stolen memory and the firmware framebuffer
+ * @sim: the model, before its PCI bus exists
+ *
+ * Allocates the pages that stand in for the stolen memory @sim->gmch_ctrl
+ * announces (below 4 GiB, where every PTE format reaches), draws the
+ * firmware's framebuffer pattern into all of it and maps it at GTT address
+ * 0 (i915_sim_stolen_map()), as the BIOS leaves the hardware before any
+ * driver loads.
+ *
+ * Return: 0 on success, -ENOMEM.
+ */
+int i915_sim_stolen_init(struct i915_sim *sim)
+{
+	unsigned long bytes = i915_gms_stolen_mib(sim->gmch_ctrl) * SZ_1M;
+	unsigned int i, n = min_t(unsigned long, bytes / PAGE_SIZE,
+				  sim->gtt_entries);
+	unsigned int j;
+
+	if (!n)
+		return 0;
+	sim->stolen = kvcalloc(n, sizeof(*sim->stolen), GFP_KERNEL);
+	if (!sim->stolen)
+		return -ENOMEM;
+
+	for (i = 0; i < n; i++) {
+		u32 *vaddr;
+
+		sim->stolen[i] = alloc_page(GFP_KERNEL | GFP_DMA32);
+		if (!sim->stolen[i])
+			goto err;
+		sim->stolen_pages = i + 1;
+		vaddr = kmap_local_page(sim->stolen[i]);
+		for (j = 0; j < PAGE_SIZE / sizeof(u32); j++)
+			vaddr[j] = stolen_pattern(i * PAGE_SIZE +
+						  j * sizeof(u32));
+		kunmap_local(vaddr);
+		cond_resched();
+	}
+	i915_sim_stolen_map(sim);
+	return 0;
+
+err:
+	i915_sim_stolen_fini(sim);
+	return -ENOMEM;
+}
+
+/**
+ * i915_sim_stolen_map - the firmware maps stolen memory at GTT address 0
+ * @sim: the model
+ *
+ * Points the first @sim->stolen_pages entries at the stolen pages,
+ * uncached, as the BIOS does at power-on.
+ */
+void i915_sim_stolen_map(struct i915_sim *sim)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	for (i = 0; i < sim->stolen_pages; i++) {
+		WRITE_ONCE(sim->gtt[i],
+			   pte_encode(sim, page_to_phys(sim->stolen[i]),
+				      I915_PTE_UNCACHED));
+		if ((i + 1) % I915_SIM_GTT_BATCH == 0) {
+			raw_spin_unlock_irqrestore(&sim->lock, flags);
+			raw_spin_lock_irqsave(&sim->lock, flags);
+		}
+	}
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+/**
+ * i915_sim_stolen_check - is the firmware framebuffer still there?
+ * @sim: the model
+ * @state: filled with what changed since power-on
+ *
+ * Compares every dword of stolen memory with the firmware's pattern and
+ * every entry of the stolen range with its page.
+ */
+void i915_sim_stolen_check(struct i915_sim *sim,
+			   struct i915_sim_stolen_state *state)
+{
+	unsigned long flags;
+	unsigned int i, j;
+
+	memset(state, 0, sizeof(*state));
+	for (i = 0; i < sim->stolen_pages; i++) {
+		const u32 *vaddr = kmap_local_page(sim->stolen[i]);
+		u32 want;
+
+		for (j = 0; j < PAGE_SIZE / sizeof(u32); j++) {
+			unsigned long offset = i * PAGE_SIZE + j * sizeof(u32);
+
+			if (vaddr[j] == stolen_pattern(offset))
+				continue;
+			if (!state->bad_dwords++)
+				state->first_bad = offset;
+		}
+		kunmap_local(vaddr);
+
+		want = pte_encode(sim, page_to_phys(sim->stolen[i]),
+				  I915_PTE_UNCACHED);
+		raw_spin_lock_irqsave(&sim->lock, flags);
+		if (READ_ONCE(sim->gtt[i]) != want && !state->bad_entries++)
+			state->first_bad_entry = i;
+		raw_spin_unlock_irqrestore(&sim->lock, flags);
+		cond_resched();
+	}
+}
+
+/**
+ * i915_sim_stolen_fini - free the stolen memory
+ * @sim: the model, its PCI bus gone
+ */
+void i915_sim_stolen_fini(struct i915_sim *sim)
+{
+	unsigned int i;
+
+	for (i = 0; i < sim->stolen_pages; i++)
+		__free_page(sim->stolen[i]);
+	kvfree(sim->stolen);
+	sim->stolen = NULL;
+	sim->stolen_pages = 0;
 }

@@ -315,7 +315,11 @@ void i915_sim_power_off(struct i915_sim *sim)
  * i915_sim_power_on - the GPU is powered and in D0 again
  * @sim: the model, after i915_sim_power_off()
  *
- * It comes up in its power-on state; the driver programs it afresh.
+ * It comes up in its power-on state; the driver programs it afresh.  The
+ * firmware's stolen-memory entries are back (i915_sim_stolen_map()): on
+ * resume from S3 the BIOS writes them before any driver runs.  The model
+ * does the same after a D3hot cycle without S3, where no firmware runs
+ * (unconfirmed on silicon), because no driver owns those entries.
  */
 void i915_sim_power_on(struct i915_sim *sim)
 {
@@ -324,6 +328,7 @@ void i915_sim_power_on(struct i915_sim *sim)
 	raw_spin_lock_irqsave(&sim->lock, flags);
 	WRITE_ONCE(sim->power_off, false);
 	raw_spin_unlock_irqrestore(&sim->lock, flags);
+	i915_sim_stolen_map(sim);
 }
 
 static bool is_masked_reg(u32 reg)

@@ -37,11 +37,22 @@
  * pdev->irq alone, as long as the MP table has no entry for bus 0 slot 2
  * (true under QEMU with SeaBIOS and qboot).
  *
- * There is deliberately no host bridge at 00:00.0: Debian builds
- * agpgart-intel into the kernel, and a bridge with an Intel GMCH id would
- * make it probe the bridge, find the simulated GPU through
+ * The host bridge at 00:00.0 (8086:<the part's bridge id>, class
+ * 0x060000) exists for its config space: GMCH control (0x52) carries the
+ * firmware's GMS choice, which sizes stolen memory (i915_sim_gtt.c), and
+ * drivers read it there as on the chipset.  Its config space is read-only
+ * (the firmware locked GMCH control).  No driver binds the bridge: its
+ * driver_override names no driver (and without one it is not added at
+ * all).  Debian builds agpgart-intel into the kernel, and bound to a
+ * bridge with an Intel GMCH id it would find the simulated GPU through
  * intel_gmch_probe() and keep a reference to it in intel-gtt's global
- * state.  Nothing in the driver needs the bridge.
+ * state.
+ *
+ * The firmware framebuffer: before any driver binds, the bus claims the
+ * start of the aperture (BAR 2) the size of stolen memory, busy, named
+ * %I915_SIM_FB_NAME, as efifb, vesafb or simpledrm claim the console's
+ * framebuffer on a real machine.  A driver that requests all of the GPU's
+ * regions fails to probe, as it would there.
  */
 
 #include <linux/irq.h>
@@ -58,6 +69,7 @@
 #include "i915_sim_regs.h"
 
 #define SIM_NAME	"i915_sim"
+#define I915_SIM_FB_NAME	"i915_sim firmware framebuffer"
 
 /**
  * struct i915_sim_pci - the virtual PCI bus of the model
@@ -76,6 +88,8 @@
  * @cfg_power_on: @cfg as it is at power-on
  * @cold: the platform cut the GPU's power (under @cfg_lock)
  * @pm_domain: the platform's power management of @host (S3 cuts power)
+ * @bridge_cfg: the host bridge's config space (read-only)
+ * @fb: the firmware framebuffer's claim on the aperture, or NULL
  */
 struct i915_sim_pci {
 	struct i915_sim *sim;
@@ -92,6 +106,8 @@ struct i915_sim_pci {
 	u8 cfg_power_on[I915_SIM_CFG_SIZE];
 	bool cold;
 	struct dev_pm_domain pm_domain;
+	u8 bridge_cfg[I915_SIM_CFG_SIZE];
+	struct resource *fb;
 };
 
 #define SIM_PMCSR	(I915_SIM_PM_CAP + PCI_PM_CTRL)
@@ -216,6 +232,22 @@ static void cfg_pmcsr_written(struct i915_sim_pci *pci, u32 old)
 		cfg_power_on_locked(pci);
 }
 
+static void cfg_init_bridge(struct i915_sim_pci *pci)
+{
+	const struct i915_sim_chip *chip = pci->sim->chip;
+	u8 *cfg = pci->bridge_cfg;
+
+	cfg_put(cfg, PCI_VENDOR_ID, PCI_VENDOR_ID_INTEL, 2);
+	cfg_put(cfg, PCI_DEVICE_ID, chip->host_bridge_id, 2);
+	cfg_put(cfg, PCI_COMMAND, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER, 2);
+	cfg_put(cfg, PCI_REVISION_ID, I915_SIM_REVISION, 1);
+	cfg_put(cfg, PCI_CLASS_PROG, PCI_CLASS_BRIDGE_HOST << 8, 3);
+	cfg_put(cfg, PCI_HEADER_TYPE, PCI_HEADER_TYPE_NORMAL, 1);
+	cfg_put(cfg, PCI_SUBSYSTEM_VENDOR_ID, PCI_VENDOR_ID_INTEL, 2);
+	cfg_put(cfg, PCI_SUBSYSTEM_ID, chip->host_bridge_id, 2);
+	cfg_put(cfg, I915_GMCH_CTRL, pci->sim->gmch_ctrl, 2);
+}
+
 /*
  * A GDRST reset completes at once.  915/945/965 report it in the status
  * bit while the enable bit is set; G33, Pineview and G4x clear the enable
@@ -246,8 +278,9 @@ static bool cfg_hits(int where, int size, unsigned int reg)
 static bool cfg_present(struct pci_bus *bus, unsigned int devfn, int where,
 			int size)
 {
-	return !bus->number && devfn == I915_SIM_GPU_DEVFN && where >= 0 &&
-	       where + size <= I915_SIM_CFG_SIZE;
+	return !bus->number && (devfn == I915_SIM_GPU_DEVFN ||
+				devfn == I915_SIM_HOST_BRIDGE_DEVFN) &&
+	       where >= 0 && where + size <= I915_SIM_CFG_SIZE;
 }
 
 static int sim_cfg_read(struct pci_bus *bus, unsigned int devfn, int where,
@@ -262,7 +295,9 @@ static int sim_cfg_read(struct pci_bus *bus, unsigned int devfn, int where,
 	}
 
 	raw_spin_lock_irqsave(&pci->cfg_lock, flags);
-	if (pci->cold)
+	if (devfn != I915_SIM_GPU_DEVFN)
+		*val = cfg_get(pci->bridge_cfg, where, size);
+	else if (pci->cold)
 		PCI_SET_ERROR_RESPONSE(val);
 	else
 		*val = cfg_get(pci->cfg, where, size);
@@ -280,6 +315,8 @@ static int sim_cfg_write(struct pci_bus *bus, unsigned int devfn, int where,
 
 	if (!cfg_present(bus, devfn, where, size))
 		return PCIBIOS_DEVICE_NOT_FOUND;
+	if (devfn != I915_SIM_GPU_DEVFN)
+		return PCIBIOS_SUCCESSFUL;
 
 	raw_spin_lock_irqsave(&pci->cfg_lock, flags);
 	if (pci->cold)
@@ -489,7 +526,53 @@ static void bus_remove(struct i915_sim_pci *pci)
 	put_device(&bridge->dev);
 }
 
-/* Scan, hold the GPU, assign BARs, then let drivers probe it. */
+/*
+ * The console's firmware framebuffer claims the start of the aperture, as
+ * efifb and friends do, busy.  Nothing is lost without it: the claim only
+ * imitates a real machine.
+ */
+static void fb_claim(struct i915_sim_pci *pci, struct pci_dev *pdev)
+{
+	resource_size_t size = (resource_size_t)pci->sim->stolen_pages <<
+			       PAGE_SHIFT;
+
+	if (!size || pci_resource_len(pdev, I915_APERTURE_BAR) < size)
+		return;
+	pci->fb = request_mem_region(pci_resource_start(pdev,
+							I915_APERTURE_BAR),
+				     size, I915_SIM_FB_NAME);
+}
+
+static void fb_release(struct i915_sim_pci *pci)
+{
+	if (!pci->fb)
+		return;
+	release_mem_region(pci->fb->start, resource_size(pci->fb));
+	pci->fb = NULL;
+}
+
+/*
+ * Add the host bridge with a driver_override no driver has, also across
+ * a rescan; without one it stays scanned but not added.
+ */
+static void bridge_add(struct i915_sim_pci *pci)
+{
+	struct pci_dev *bridge = pci_get_slot(pci->bus,
+					      I915_SIM_HOST_BRIDGE_DEVFN);
+
+	if (!bridge)
+		return;
+	bridge->driver_override = kstrdup(SIM_NAME, GFP_KERNEL);
+	if (bridge->driver_override)
+		pci_bus_add_device(bridge);
+	pci_dev_put(bridge);
+}
+
+/*
+ * Scan, hold the GPU, assign BARs, let the firmware framebuffer claim its
+ * part of the aperture, then add the devices: drivers probe the GPU (not
+ * the host bridge, see above).
+ */
 static int bus_populate(struct i915_sim_pci *pci)
 {
 	struct pci_dev *pdev;
@@ -505,7 +588,9 @@ static int bus_populate(struct i915_sim_pci *pci)
 	pdev->pin = 0;
 	pci->sim->pdev = pdev;
 	pci_assign_unassigned_bus_resources(pci->bus);
-	pci_bus_add_devices(pci->bus);
+	fb_claim(pci, pdev);
+	bridge_add(pci);
+	pci_bus_add_device(pdev);
 	pci_unlock_rescan_remove();
 	return 0;
 }
@@ -546,6 +631,7 @@ static int sim_pci_setup(struct i915_sim_pci *pci)
 	return 0;
 
 err_bus:
+	fb_release(pci);
 	bus_remove(pci);
 err_irq:
 	sim_irq_destroy(pci);
@@ -577,6 +663,7 @@ int i915_sim_pci_create(struct i915_sim *sim)
 	pci->sim = sim;
 	raw_spin_lock_init(&pci->cfg_lock);
 	cfg_init(pci);
+	cfg_init_bridge(pci);
 	sim->pci = pci;
 
 	ret = sim_pci_setup(pci);
@@ -598,6 +685,7 @@ void i915_sim_pci_destroy(struct i915_sim *sim)
 {
 	struct i915_sim_pci *pci = sim->pci;
 
+	fb_release(pci);
 	bus_remove(pci);
 	pci_dev_put(sim->pdev);
 	sim->pdev = NULL;

@@ -10,6 +10,7 @@
 #define _I915_REG_H_
 
 #include <linux/bits.h>
+#include <linux/types.h>
 
 /*
  * Masked registers: bits 31:16 enable writes to bits 15:0.  Enabling a bit
@@ -26,6 +27,25 @@
 #define I915_GEN4_GTT_OFFSET		(512 * 1024)
 #define I915_G4X_GTT_OFFSET		(2 * 1024 * 1024)
 #define I915_PCI_GDRST			0xc0
+
+/* Host bridge (00:00.0) config space: graphics control (GGC) */
+#define I915_GMCH_CTRL			0x52
+#define   I915_GMCH_GMS_SHIFT		4	/* stolen size, 0 = none */
+#define   I915_GMCH_GMS_MASK		(0xf << I915_GMCH_GMS_SHIFT)
+
+/*
+ * MiB of stolen memory per GMS code on 85x, 915/945, G33 and Gen4 (830
+ * and 845 use another encoding); the codes a part accepts differ, the
+ * meaning of each does not.
+ */
+static inline unsigned int i915_gms_stolen_mib(u16 gmch_ctrl)
+{
+	static const u16 mib[16] = {
+		0, 1, 4, 8, 16, 32, 48, 64, 128, 256, 96, 160, 224, 352,
+	};
+
+	return mib[(gmch_ctrl & I915_GMCH_GMS_MASK) >> I915_GMCH_GMS_SHIFT];
+}
 
 /* GTT control */
 #define I915_PGTBL_CTL			0x2020

@@ -39,6 +39,15 @@
 #define I915_SIM_PMC			(0x0002 | PCI_PM_CAP_DSI)
 
 /*
+ * The firmware's choice of stolen memory (GMS in the host bridge's GMCH
+ * control): 8 MiB on Gen3, 16 MiB on Gen4, values their BIOSes offer.
+ * GMCH control is locked: writes to the host bridge are ignored.
+ */
+#define I915_SIM_GEN3_GMS		0x3	/* 8 MiB */
+#define I915_SIM_GEN4_GMS		0x4	/* 16 MiB */
+#define I915_SIM_HOST_BRIDGE_DEVFN	PCI_DEVFN(0, 0)
+
+/*
  * One memory window holds every BAR.  Its CPU range is claimed in
  * iomem_resource (searched downwards from the top of physical space, never
  * below 4 GiB); its bus range starts at a fixed address below 4 GiB so

@@ -3,7 +3,7 @@
  * gem_exec_evict: more objects than the GTT holds.
  *
  * The managed range is narrowed with GEM_INIT (root, master) to 16 MiB
- * so that the working set stays small for the VM; 32 objects of 1 MiB
+ * above the firmware's stolen memory so that the working set stays small for the VM; 32 objects of 1 MiB
  * (256x1024 pixels at 32 bpp) then cycle through execs that fill them
  * and copy between them, and every pixel of every object is checked at
  * the end.  One exec whose objects cannot fit together fails with
@@ -40,6 +40,14 @@ struct set {
 	uint64_t start, end;
 };
 
+/* GEM_INIT to [start, end) counted from the top of stolen memory */
+static void narrow_gtt(int fd, uint64_t start, uint64_t end)
+{
+	uint64_t base = gem_gtt_stolen(fd);
+
+	gem_narrow_gtt(fd, base + start, base + end);
+}
+
 static void image_init(struct image *im, int fd)
 {
 	bo_init(&im->bo, fd, OBJ_SIZE);
@@ -69,7 +77,7 @@ static void __set_init(struct set *set, int n, bool narrow)
 	set->fd = drm_open_driver();
 	gem_gen(set->fd);
 	if (narrow)
-		gem_narrow_gtt(set->fd, 0, RANGE);
+		narrow_gtt(set->fd, 0, RANGE);
 	gem_gtt_managed(set->fd, &set->start, &set->end);
 	igt_info("managed range %#llx-%#llx",
 		 (unsigned long long)set->start,
@@ -277,7 +285,7 @@ static void subtest_twice_the_gtt_clients(void)
 
 	gem_gen(fd);
 	sim_set_cmd_delay(200);
-	gem_narrow_gtt(fd, 0, RANGE);
+	narrow_gtt(fd, 0, RANGE);
 	for (i = 0; i < 4; i++)
 		pid[i] = igt_fork(client, (void *)(intptr_t)(100 + 10 * i));
 	for (i = 0; i < 4; i++)
@@ -470,7 +478,7 @@ static void subtest_shared_objects_concurrent(void)
 
 	sh.fd = drm_open_driver();
 	gem_gen(sh.fd);
-	gem_narrow_gtt(sh.fd, 1 << 20, 7 << 20);
+	narrow_gtt(sh.fd, 1 << 20, 7 << 20);
 	for (i = 0; i < NSHARED; i++) {
 		bo_init(&sh.bo[i], sh.fd, 512 << 10);
 		sh.s[i] = (struct surf){ &sh.bo[i], 256, 4, 64, 4 };

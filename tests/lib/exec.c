@@ -43,6 +43,14 @@ uint64_t gem_gtt_total(int fd)
 	return total;
 }
 
+uint64_t gem_gtt_stolen(int fd)
+{
+	long long stolen = capability(fd, "stolen_size");
+
+	igt_assert_f(stolen >= 0, "no stolen_size in i915_capabilities");
+	return stolen;
+}
+
 static void read_gtt(int fd, char *buf, size_t len)
 {
 	int ret = igt_debugfs_read(fd, "i915_gtt", buf, len);
@@ -892,6 +900,30 @@ long long sim_cs_value(const char *key)
 	int ret = igt_file_key_value(SIM_DEBUGFS "/cs", key, &v);
 
 	return ret ? ret : v;
+}
+
+int sim_stolen(struct sim_stolen *st)
+{
+	FILE *f = fopen(SIM_DEBUGFS "/stolen", "r");
+	char line[256];
+
+	if (!f)
+		return -errno;
+	memset(st, 0, sizeof(*st));
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "size: %llu", &st->size) == 1)
+			continue;
+		if (!strncmp(line, "pattern: ", 9)) {
+			snprintf(st->pattern, sizeof(st->pattern), "%.200s", line);
+			st->pattern_intact = !strcmp(line + 9, "intact");
+		} else if (!strncmp(line, "entries: ", 9)) {
+			snprintf(st->entries, sizeof(st->entries), "%.200s", line);
+			st->entries_intact = !strcmp(line + 9, "intact");
+		}
+	}
+	fclose(f);
+	return 0;
 }
 
 int sim_drawrects(struct drawrect *r, int max)

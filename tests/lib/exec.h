@@ -28,6 +28,12 @@ uint64_t gem_gtt_total(int fd);
  */
 void gem_gtt_managed(int fd, uint64_t *start, uint64_t *end);
 uint64_t gem_gtt_used(int fd);
+/*
+ * Bytes at GTT address 0 that the firmware mapped onto stolen memory
+ * (i915_capabilities "stolen_size: N"): never managed, so a test that
+ * narrows the GTT to a range of a given size starts it there.
+ */
+uint64_t gem_gtt_stolen(int fd);
 
 /* ------------------------------------------------------------------ */
 /* execbuffer */
@@ -341,6 +347,22 @@ struct drawrect {
  * rectangles executed since the record was cleared, and stores the
  * oldest listed ones (at most @max) in @r; or -errno without the file.
  */
+/*
+ * The firmware framebuffer in the model's stolen memory (debugfs
+ * i915_sim/stolen): its size, and whether its pattern and its GTT
+ * entries are still what the firmware left.  0, or -errno without the
+ * file.
+ */
+struct sim_stolen {
+	unsigned long long size;
+	bool pattern_intact;
+	bool entries_intact;
+	char pattern[256];	/* the "pattern:" line */
+	char entries[256];	/* the "entries:" line */
+};
+
+int sim_stolen(struct sim_stolen *st);
+
 int sim_drawrects(struct drawrect *r, int max);
 /* empty the record; 0 or -errno */
 int sim_drawrects_clear(void);
