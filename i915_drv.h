@@ -16,6 +16,7 @@
 #include <drm/drm_print.h>
 #include <linux/dma-fence.h>
 #include <linux/mutex.h>
+#include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/ww_mutex.h>
@@ -107,6 +108,9 @@ struct i915_gtt_place {
  * @dma: DMA address of each page
  * @vaddr: write-combining kernel mapping of the ring
  * @tail: byte offset of the next free dword (under @lock)
+ * @kicked: the value last written to the tail register (under @lock):
+ *	everything before it belongs to the GPU, everything from it to @tail
+ *	is emitted but not handed over yet
  * @hws_page: the hardware status page
  * @hws_dma: DMA address of @hws_page
  * @hws_gtt: GTT address of @hws_page where the GPU wants a GTT address
@@ -134,6 +138,7 @@ struct i915_ring {
 	dma_addr_t *dma;
 	u32 *vaddr;
 	u32 tail;
+	u32 kicked;
 	struct page *hws_page;
 	dma_addr_t hws_dma;
 	u32 hws_gtt;
@@ -243,6 +248,17 @@ struct i915_request {
 
 /* Ring dwords i915_request_emit() writes: flush, breadcrumb, interrupt. */
 #define I915_REQUEST_DWORDS	6
+
+/* Bytes of the render ring. */
+#define I915_RING_SIZE		SZ_32K
+/* The tail must always stay this far behind the head. */
+#define I915_RING_GUARD		8
+/*
+ * The most dwords one emission may reserve: all of the ring but the guard,
+ * less one dword for the QWORD padding of the tail.  An emission this
+ * large can always be made to fit once the GPU has caught up.
+ */
+#define I915_RING_MAX_EMIT	((I915_RING_SIZE - I915_RING_GUARD) / 4 - 1)
 
 /**
  * struct i915_gem_object - a GEM object of this driver
@@ -463,7 +479,7 @@ void i915_ring_fini(struct i915_device *i915);
 int i915_ring_start(struct i915_device *i915);
 u32 *i915_ring_begin(struct i915_ring *ring, unsigned int dwords);
 void i915_ring_advance(struct i915_ring *ring, u32 *cs);
-void i915_ring_rewind(struct i915_ring *ring, u32 tail);
+void i915_ring_rewind(struct i915_ring *ring);
 void i915_ring_kick(struct i915_device *i915);
 u32 i915_ring_acthd(struct i915_device *i915);
 void i915_ring_freeze(struct i915_device *i915);
