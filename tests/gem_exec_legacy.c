@@ -10,7 +10,8 @@
  *    no drawing rectangle; a bad rectangle or pointer, no objects or
  *    more than 1024 rectangles are refused and nothing runs; 1024
  *    rectangles work back to back wherever the ring's tail stands.
- *  - PIN/UNPIN: alignment honoured, offsets stable, pins counted and
+ *  - PIN/UNPIN: alignment honoured, one chipset flush per bind whatever
+ *    the size, offsets stable, pins counted and
  *    owned by the file that made them; bad arguments refused.
  *  - GEM_INIT: bad ranges refused; a narrowed range is where objects go.
  *  - LEAVEVT unbinds every unpinned object (their contents stay
@@ -438,6 +439,62 @@ static uint64_t exec_offset(int fd, uint32_t handle, uint64_t presumed)
 	return obj[0].offset;
 }
 
+/* the model's count of chipset flushes (debugfs i915_sim/info) */
+static long long sim_flushes(void)
+{
+	long long v;
+	int ret = igt_file_key_value("/sys/kernel/debug/i915_sim/info",
+				     "flushes", &v);
+
+	if (ret)
+		igt_skip("no i915_sim/info flushes (%s)", igt_errname(ret));
+	return v;
+}
+
+/*
+ * Binding is one range insert: one posting read and one chipset flush
+ * for the whole object, whatever its size (intel-gtt's insert_page costs
+ * one of each per page).  Every page is then where the GPU looks.
+ */
+static void subtest_pin_one_flush(void)
+{
+	static const unsigned int npages[] = { 1, 3, 1024 };
+	int fd = drm_open_driver();
+	struct batch *b = batch_new(fd);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(npages); i++) {
+		uint64_t size = (uint64_t)npages[i] * PAGE_SZ;
+		uint32_t got[2], p;
+		long long before;
+		struct bo t;
+
+		bo_init(&t, fd, size);
+		for (p = 0; p < npages[i]; p++)
+			gem_write(fd, t.handle, p * PAGE_SZ, &p, sizeof(p));
+		before = sim_flushes();
+		t.offset = gem_pin(fd, t.handle, 0);
+		igt_info("%u pages: %lld flushes", npages[i],
+			 sim_flushes() - before);
+		igt_assert_eq(sim_flushes() - before, 1);
+		/* every 7th page and the last one */
+		for (p = 0; p < npages[i]; p = p + 7 < npages[i] ? p + 7 :
+		     (p == npages[i] - 1 ? npages[i] : npages[i] - 1))
+			emit_store_dword(b, &t, p * PAGE_SZ + 4, ~p);
+		batch_submit_sync(b);
+		for (p = 0; p < npages[i]; p = p + 7 < npages[i] ? p + 7 :
+		     (p == npages[i] - 1 ? npages[i] : npages[i] - 1)) {
+			gem_read(fd, t.handle, p * PAGE_SZ, got, sizeof(got));
+			igt_assert_eq_u64(got[0], p);
+			igt_assert_eq_u64(got[1], ~p);
+		}
+		gem_unpin(fd, t.handle);
+		bo_fini(&t, fd);
+	}
+	batch_free(b);
+	close(fd);
+}
+
 static void subtest_pin_alignment(void)
 {
 	static const uint64_t align[] = {
@@ -815,6 +872,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(v1_bad_counts),
 	SUBTEST(cliprects_max_back_to_back),
 	SUBTEST(pin_alignment),
+	SUBTEST(pin_one_flush),
 	SUBTEST(pin_counted),
 	SUBTEST(pin_exec),
 	SUBTEST(pin_bad_args),
