@@ -130,6 +130,7 @@ struct i915_gtt_place {
  * @hang_acthd: ACTHD seen at the last hang check
  * @hang_score: how long the breadcrumb has been stuck, weighted by
  *	whether ACTHD moved (see i915_request.c)
+ * @hang_checks: hang checks run so far (debugfs i915_requests)
  */
 struct i915_ring {
 	u32 size;
@@ -154,6 +155,7 @@ struct i915_ring {
 	u32 hang_seqno;
 	u32 hang_acthd;
 	unsigned int hang_score;
+	unsigned long hang_checks;
 };
 
 /**
