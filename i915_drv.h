@@ -474,6 +474,8 @@ int i915_gem_leavevt_ioctl(struct drm_device *dev, void *data,
 int i915_gtt_map_kernel(struct i915_device *i915, const dma_addr_t *dma,
 			unsigned int count, enum i915_gtt_caching caching,
 			u32 *offset);
+void i915_gtt_unmap_kernel(struct i915_device *i915, u32 offset,
+			   unsigned int count);
 
 /* i915_ring.c */
 int i915_ring_init(struct i915_device *i915);

@@ -163,6 +163,21 @@ int i915_gtt_map_kernel(struct i915_device *i915, const dma_addr_t *dma,
 	return 0;
 }
 
+/**
+ * i915_gtt_unmap_kernel - point a kernel mapping's entries at scratch
+ * @i915: the device
+ * @offset: GTT address from i915_gtt_map_kernel()
+ * @count: number of pages
+ *
+ * For teardown, before the pages are freed: the GPU must be done with
+ * them.  The range itself is not handed out again.
+ */
+void i915_gtt_unmap_kernel(struct i915_device *i915, u32 offset,
+			   unsigned int count)
+{
+	i915->hw.funcs->gtt_clear(&i915->hw, offset >> PAGE_SHIFT, count);
+}
+
 static void gtt_unmap_pages(struct i915_gem_object *obj, unsigned int count)
 {
 	struct device *dev = obj->base.dev->dev;

@@ -118,6 +118,9 @@ static void ring_destroy(struct i915_device *i915)
 {
 	struct i915_ring *ring = &i915->ring;
 
+	/* No GTT entry may point at a page once it is freed. */
+	i915_gtt_unmap_kernel(i915, ring->gtt_offset,
+			      ring->size >> PAGE_SHIFT);
 	vunmap(ring->vaddr);
 	ring_free_pages(i915->drm.dev, ring, ring->size >> PAGE_SHIFT);
 }
@@ -160,6 +163,8 @@ static void hws_destroy(struct i915_device *i915)
 {
 	struct i915_ring *ring = &i915->ring;
 
+	if (!i915->info->hws_needs_physical)
+		i915_gtt_unmap_kernel(i915, ring->hws_gtt, 1);
 	dma_unmap_page(i915->drm.dev, ring->hws_dma, PAGE_SIZE,
 		       DMA_BIDIRECTIONAL);
 	__free_page(ring->hws_page);
