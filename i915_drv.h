@@ -58,8 +58,6 @@ struct i915_device_info {
  * @start: first byte of the managed range
  * @end: end of the managed range (exclusive)
  * @total: bytes the hardware GTT maps
- * @scratch_page: zeroed page that unused entries point at
- * @scratch_dma: DMA address of @scratch_page
  * @pinned_bytes: bytes of objects pinned in the GTT
  * @kernel_start: start of the range the driver keeps for itself (ring,
  *	status page), between the managed range and the last guard page
@@ -76,8 +74,6 @@ struct i915_gtt {
 	u64 start;
 	u64 end;
 	u64 total;
-	struct page *scratch_page;
-	dma_addr_t scratch_dma;
 	u64 pinned_bytes;
 	u64 kernel_start;
 	u64 kernel_next;

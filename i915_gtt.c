@@ -3,10 +3,11 @@
  * DOC: the global GTT
  *
  * The graphics address space: a drm_mm allocator over the range the driver
- * manages, the scratch page that every unused entry points at, binding and
- * unbinding objects (DMA-mapping their pages and writing the entries
- * through the hardware seam), and the ioctls that act on the GTT as a
- * whole: GEM_INIT (choose the managed range), PIN/UNPIN and the VT switch.
+ * manages (every unused entry points at the backend's scratch page:
+ * intel-gtt's or the model's), binding and unbinding objects (DMA-mapping
+ * their pages and writing the entries through the hardware seam), and the
+ * ioctls that act on the GTT as a whole: GEM_INIT (choose the managed
+ * range), PIN/UNPIN and the VT switch.
  *
  * The first and the last page of the GTT are never handed out: page 0
  * catches stray writes to address 0 and the last page stays on scratch
@@ -62,33 +63,6 @@ static void gtt_init_range(struct i915_gtt *gtt, u64 start, u64 end)
 	drm_mm_init(&gtt->mm, gtt->start, gtt->end - gtt->start);
 }
 
-static int gtt_scratch_init(struct i915_device *i915)
-{
-	struct i915_gtt *gtt = &i915->gtt;
-	struct device *dev = i915->drm.dev;
-
-	gtt->scratch_page = alloc_page(GFP_KERNEL | __GFP_ZERO | GFP_DMA32);
-	if (!gtt->scratch_page)
-		return -ENOMEM;
-
-	gtt->scratch_dma = dma_map_page(dev, gtt->scratch_page, 0, PAGE_SIZE,
-					DMA_BIDIRECTIONAL);
-	if (dma_mapping_error(dev, gtt->scratch_dma)) {
-		__free_page(gtt->scratch_page);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static void gtt_scratch_fini(struct i915_device *i915)
-{
-	struct i915_gtt *gtt = &i915->gtt;
-
-	dma_unmap_page(i915->drm.dev, gtt->scratch_dma, PAGE_SIZE,
-		       DMA_BIDIRECTIONAL);
-	__free_page(gtt->scratch_page);
-}
-
 /**
  * i915_gtt_init - set up the GTT of a freshly bound GPU
  * @i915: the device
@@ -96,12 +70,11 @@ static void gtt_scratch_fini(struct i915_device *i915)
  * Points every entry at a scratch page and manages the whole GTT minus the
  * guard pages until GEM_INIT narrows it.
  *
- * Return: 0 on success or a negative errno.
+ * Return: 0 on success, -ENODEV if the GTT is too small.
  */
 int i915_gtt_init(struct i915_device *i915)
 {
 	struct i915_gtt *gtt = &i915->gtt;
-	int ret;
 
 	gtt->total = i915->hw.gtt_total;
 	if (gtt->total < I915_GTT_KERNEL_SIZE + 4 * I915_GTT_PAGE_SIZE)
@@ -109,10 +82,6 @@ int i915_gtt_init(struct i915_device *i915)
 	gtt->kernel_start = gtt->total - I915_GTT_PAGE_SIZE -
 			    I915_GTT_KERNEL_SIZE;
 	gtt->kernel_next = gtt->kernel_start;
-
-	ret = gtt_scratch_init(i915);
-	if (ret)
-		return ret;
 
 	mutex_init(&gtt->lock);
 	INIT_LIST_HEAD(&gtt->lru);
@@ -131,7 +100,6 @@ void i915_gtt_fini(struct i915_device *i915)
 
 	drm_mm_takedown(&gtt->mm);
 	mutex_destroy(&gtt->lock);
-	gtt_scratch_fini(i915);
 }
 
 /**
