@@ -543,7 +543,8 @@ int i915_gem_evict_something(struct i915_device *i915, struct i915_ww *ww,
 			     const struct i915_gtt_place *place,
 			     unsigned long color);
 int i915_gem_evict_for_node(struct i915_device *i915, struct i915_ww *ww,
-			    const struct i915_gtt_place *place);
+			    const struct i915_gtt_place *place,
+			    unsigned long color);
 
 /* i915_gem_ww.c: several dma_resv locks at once */
 void i915_ww_init(struct i915_ww *ww);

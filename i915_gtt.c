@@ -56,11 +56,32 @@ static unsigned int obj_npages(struct i915_gem_object *obj)
 	return obj->base.size >> PAGE_SHIFT;
 }
 
+/*
+ * Cache colouring: on these parts (no LLC) the GPU's prefetch may run from
+ * a snooped page into an uncached neighbour and hang, so drm_mm keeps a
+ * guard page between objects of different caching (the node colour is the
+ * object's cache level), and one between a snooped object and the end of
+ * the range.
+ */
+static void gtt_color_adjust(const struct drm_mm_node *node,
+			     unsigned long color, u64 *start, u64 *end)
+{
+	if (drm_mm_node_allocated(node) && node->color != color)
+		*start += I915_GTT_PAGE_SIZE;
+
+	node = list_next_entry(node, node_list);
+	if (node->color != color)
+		*end -= I915_GTT_PAGE_SIZE;
+}
+
 static void gtt_init_range(struct i915_gtt *gtt, u64 start, u64 end)
 {
 	gtt->start = max_t(u64, start, I915_GTT_PAGE_SIZE);
 	gtt->end = min_t(u64, end, gtt->kernel_start);
 	drm_mm_init(&gtt->mm, gtt->start, gtt->end - gtt->start);
+	gtt->mm.color_adjust = gtt_color_adjust;
+	/* Beyond the range: scratch, the ring, stolen memory, all uncached. */
+	gtt->mm.head_node.color = I915_CACHING_NONE;
 }
 
 /**
@@ -222,7 +243,8 @@ static int gtt_insert_node_evict(struct i915_gem_object *obj,
 			return ret;
 
 		if (place->fixed)
-			ret = i915_gem_evict_for_node(i915, ww, place);
+			ret = i915_gem_evict_for_node(i915, ww, place,
+						      obj->cache_level);
 		else
 			ret = i915_gem_evict_something(i915, ww, place,
 						       obj->cache_level);
