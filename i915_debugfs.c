@@ -8,7 +8,8 @@
  * a hex mask of DROP_* bits as igt does; reading returns the supported
  * mask), i915_gtt (the managed range and its allocations),
  * i915_interrupt_info (interrupt counters and registers), i915_requests
- * (the breadcrumb and every request not yet retired, with its age),
+ * (the breadcrumb, the hang checks run so far and every request not yet
+ * retired, with its age),
  * i915_ring (the ring's registers and the driver's view of it) and
  * i915_wedged (reads 1 while the GPU is declared hung; writing anything
  * restarts an idle wedged ring, see i915_request_unwedge()).

@@ -16,6 +16,7 @@
 #include <drm/drm_print.h>
 #include <linux/dma-fence.h>
 #include <linux/mutex.h>
+#include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/ww_mutex.h>
@@ -57,8 +58,6 @@ struct i915_device_info {
  * @start: first byte of the managed range
  * @end: end of the managed range (exclusive)
  * @total: bytes the hardware GTT maps
- * @scratch_page: zeroed page that unused entries point at
- * @scratch_dma: DMA address of @scratch_page
  * @pinned_bytes: bytes of objects pinned in the GTT
  * @kernel_start: start of the range the driver keeps for itself (ring,
  *	status page), between the managed range and the last guard page
@@ -75,8 +74,6 @@ struct i915_gtt {
 	u64 start;
 	u64 end;
 	u64 total;
-	struct page *scratch_page;
-	dma_addr_t scratch_dma;
 	u64 pinned_bytes;
 	u64 kernel_start;
 	u64 kernel_next;
@@ -107,6 +104,9 @@ struct i915_gtt_place {
  * @dma: DMA address of each page
  * @vaddr: write-combining kernel mapping of the ring
  * @tail: byte offset of the next free dword (under @lock)
+ * @kicked: the value last written to the tail register (under @lock):
+ *	everything before it belongs to the GPU, everything from it to @tail
+ *	is emitted but not handed over yet
  * @hws_page: the hardware status page
  * @hws_dma: DMA address of @hws_page
  * @hws_gtt: GTT address of @hws_page where the GPU wants a GTT address
@@ -128,6 +128,7 @@ struct i915_gtt_place {
  * @hang_acthd: ACTHD seen at the last hang check
  * @hang_score: how long the breadcrumb has been stuck, weighted by
  *	whether ACTHD moved (see i915_request.c)
+ * @hang_checks: hang checks run so far (debugfs i915_requests)
  */
 struct i915_ring {
 	u32 size;
@@ -136,6 +137,7 @@ struct i915_ring {
 	dma_addr_t *dma;
 	u32 *vaddr;
 	u32 tail;
+	u32 kicked;
 	struct page *hws_page;
 	dma_addr_t hws_dma;
 	u32 hws_gtt;
@@ -152,6 +154,7 @@ struct i915_ring {
 	u32 hang_seqno;
 	u32 hang_acthd;
 	unsigned int hang_score;
+	unsigned long hang_checks;
 };
 
 /**
@@ -257,6 +260,17 @@ struct i915_request {
 
 /* Ring dwords i915_request_emit() writes: flush, breadcrumb, interrupt. */
 #define I915_REQUEST_DWORDS	6
+
+/* Bytes of the render ring. */
+#define I915_RING_SIZE		SZ_32K
+/* The tail must always stay this far behind the head. */
+#define I915_RING_GUARD		8
+/*
+ * The most dwords one emission may reserve: all of the ring but the guard,
+ * less one dword for the QWORD padding of the tail.  An emission this
+ * large can always be made to fit once the GPU has caught up.
+ */
+#define I915_RING_MAX_EMIT	((I915_RING_SIZE - I915_RING_GUARD) / 4 - 1)
 
 /**
  * struct i915_gem_object - a GEM object of this driver
@@ -481,6 +495,8 @@ void i915_gem_file_unpin_all(struct i915_device *i915,
 int i915_gtt_map_kernel(struct i915_device *i915, const dma_addr_t *dma,
 			unsigned int count, enum i915_gtt_caching caching,
 			u32 *offset);
+void i915_gtt_unmap_kernel(struct i915_device *i915, u32 offset,
+			   unsigned int count);
 
 /* i915_ring.c */
 int i915_ring_init(struct i915_device *i915);
@@ -488,7 +504,7 @@ void i915_ring_fini(struct i915_device *i915);
 int i915_ring_start(struct i915_device *i915);
 u32 *i915_ring_begin(struct i915_ring *ring, unsigned int dwords);
 void i915_ring_advance(struct i915_ring *ring, u32 *cs);
-void i915_ring_rewind(struct i915_ring *ring, u32 tail);
+void i915_ring_rewind(struct i915_ring *ring);
 void i915_ring_kick(struct i915_device *i915);
 u32 i915_ring_acthd(struct i915_device *i915);
 void i915_ring_freeze(struct i915_device *i915);
@@ -560,7 +576,8 @@ int i915_gem_evict_something(struct i915_device *i915, struct i915_ww *ww,
 			     const struct i915_gtt_place *place,
 			     unsigned long color);
 int i915_gem_evict_for_node(struct i915_device *i915, struct i915_ww *ww,
-			    const struct i915_gtt_place *place);
+			    const struct i915_gtt_place *place,
+			    unsigned long color);
 
 /* i915_gem_ww.c: several dma_resv locks at once */
 void i915_ww_init(struct i915_ww *ww);

@@ -18,7 +18,9 @@
  * caller's acquire context holds (the objects of the execbuffer being
  * bound), and objects another evictor has claimed.  When nothing else
  * helps, -ENOSPC.  For a softpinned binding (a fixed address),
- * i915_gem_evict_for_node() evicts exactly what overlaps the range.
+ * i915_gem_evict_for_node() evicts exactly what overlaps the range, and
+ * neighbours of another cache colour that leave no room for the guard
+ * page between them (see gtt_color_adjust() in i915_gtt.c).
  *
  * The scan runs under &i915_gtt.lock, which pins the allocator's state;
  * the victims are then claimed (&i915_gem_object.evicting), the GTT lock
@@ -30,6 +32,7 @@
 #include <linux/dma-resv.h>
 
 #include "i915_drv.h"
+#include "i915_reg.h"
 #include "i915_trace.h"
 
 static bool evict_locked_by(struct i915_gem_object *obj, struct i915_ww *ww)
@@ -182,16 +185,25 @@ int i915_gem_evict_something(struct i915_device *i915, struct i915_ww *ww,
 	return err ? err : ret;
 }
 
-/* Claim what overlaps [start, end): -ENOSPC if something there is pinned. */
+/*
+ * Claim what overlaps [start, end) and the neighbours of another colour
+ * that abut it: -ENOSPC if one of them is pinned.
+ */
 static int evict_claim_range(struct i915_gtt *gtt, u64 start, u64 end,
-			     struct list_head *victims)
+			     unsigned long color, struct list_head *victims)
 {
 	struct i915_gem_object *obj;
 	struct drm_mm_node *node;
 	int ret = 0;
 
 	mutex_lock(&gtt->lock);
-	drm_mm_for_each_node_in_range(node, &gtt->mm, start, end) {
+	drm_mm_for_each_node_in_range(node, &gtt->mm,
+				      start - min_t(u64, start,
+						    I915_GTT_PAGE_SIZE),
+				      end + I915_GTT_PAGE_SIZE) {
+		if ((node->start + node->size == start ||
+		     node->start == end) && node->color == color)
+			continue;
 		obj = container_of(node, struct i915_gem_object, gtt_node);
 		if (READ_ONCE(obj->pin_count)) {
 			ret = -ENOSPC;
@@ -213,14 +225,17 @@ static int evict_claim_range(struct i915_gtt *gtt, u64 start, u64 end,
  *	(the caller never asks for a range where one of its own fixed
  *	objects lies)
  * @place: the fixed range to clear
+ * @color: the binding's drm_mm colour: abutting objects of another colour
+ *	are evicted too, to make room for the guard page
  *
  * Return: 0 when the range should now be free, -ENOSPC if a pinned object
- * lies in it, -EAGAIN if another evictor holds an object there or one is
- * being freed, -EDEADLK when @ww must back off, -EINTR or -ERESTARTSYS on
- * a signal.
+ * lies in it or abuts it with another colour, -EAGAIN if another evictor
+ * holds an object there or one is being freed, -EDEADLK when @ww must back
+ * off, -EINTR or -ERESTARTSYS on a signal.
  */
 int i915_gem_evict_for_node(struct i915_device *i915, struct i915_ww *ww,
-			    const struct i915_gtt_place *place)
+			    const struct i915_gtt_place *place,
+			    unsigned long color)
 {
 	struct i915_gtt *gtt = &i915->gtt;
 	LIST_HEAD(victims);
@@ -228,7 +243,7 @@ int i915_gem_evict_for_node(struct i915_device *i915, struct i915_ww *ww,
 
 	trace_i915_gtt_evict_node(place->offset, place->size);
 	ret = evict_claim_range(gtt, place->offset,
-				place->offset + place->size, &victims);
+				place->offset + place->size, color, &victims);
 	if (!ret && list_empty(&victims))
 		ret = -ENOSPC; /* nothing there, yet no room: outside the range */
 	if (ret) {

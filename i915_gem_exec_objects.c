@@ -21,6 +21,7 @@
 #include <linux/sort.h>
 
 #include "i915_drv.h"
+#include "i915_reg.h"
 
 /* Object flags known upstream; anything else is -EINVAL. */
 #define I915_EXEC_OBJECT_FLAGS \
@@ -106,8 +107,14 @@ static u64 exec_object_size(const struct i915_exec_object *eo)
 	return max_t(u64, eo->obj->base.size, eo->pad_to_size);
 }
 
-/* Softpinned objects of one execbuffer that overlap: -EINVAL, as igt. */
-static int exec_check_fixed_overlap(struct i915_exec *eb)
+/*
+ * Softpinned objects of one execbuffer that overlap: -EINVAL, as igt.
+ * With @colors (the objects locked, their cache levels settled), also
+ * those of different caching with no guard page between them (see
+ * gtt_color_adjust() in i915_gtt.c): the binding of one would evict the
+ * other.
+ */
+static int exec_check_fixed_overlap(struct i915_exec *eb, bool colors)
 {
 	struct i915_exec_object **fixed;
 	unsigned int i, n = 0;
@@ -121,9 +128,14 @@ static int exec_check_fixed_overlap(struct i915_exec *eb)
 			fixed[n++] = &eb->objects[i];
 	sort(fixed, n, sizeof(*fixed), cmp_fixed, NULL);
 	for (i = 1; i < n; i++) {
-		if (fixed[i - 1]->offset + exec_object_size(fixed[i - 1]) >
-		    fixed[i]->offset) {
-			drm_dbg(&eb->i915->drm, "exec: softpin overlap\n");
+		u64 guard = colors && fixed[i - 1]->obj->cache_level !=
+				      fixed[i]->obj->cache_level ?
+			    I915_GTT_PAGE_SIZE : 0;
+
+		if (fixed[i - 1]->offset + exec_object_size(fixed[i - 1]) +
+		    guard > fixed[i]->offset) {
+			drm_dbg(&eb->i915->drm, "exec: softpin overlap%s\n",
+				guard ? " or no guard page" : "");
 			ret = -EINVAL;
 			break;
 		}
@@ -195,7 +207,7 @@ int i915_exec_lookup(struct i915_exec *eb)
 
 	ret = exec_check_duplicates(eb);
 	if (!ret)
-		ret = exec_check_fixed_overlap(eb);
+		ret = exec_check_fixed_overlap(eb, false);
 	if (!ret)
 		ret = exec_build_handles(eb);
 	return ret;
@@ -347,7 +359,9 @@ static int exec_unbind_movable(struct i915_exec *eb)
  * Return: 0 with every object locked and bound; -EDEADLK when @eb->ww
  * must back off (the caller calls i915_ww_backoff() and this again);
  * -ENOSPC if the objects cannot fit together; -EINVAL for a pinned object
- * bound elsewhere than asked; -ENOMEM; -EINTR or -ERESTARTSYS on a signal.
+ * bound elsewhere than asked or softpinned objects of different caching
+ * with no guard page between them; -ENOMEM; -EINTR or -ERESTARTSYS on a
+ * signal.
  */
 int i915_exec_lock_and_bind(struct i915_exec *eb)
 {
@@ -364,7 +378,9 @@ int i915_exec_lock_and_bind(struct i915_exec *eb)
 			return ret;
 	}
 
-	ret = exec_check_fit(eb);
+	ret = exec_check_fixed_overlap(eb, true);
+	if (!ret)
+		ret = exec_check_fit(eb);
 	if (ret)
 		return ret;
 	ret = exec_bind_pass(eb);

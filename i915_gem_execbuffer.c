@@ -79,6 +79,14 @@
 
 /* v1 cliprects per execbuffer: every one must fit in the ring at once. */
 #define I915_EXEC_MAX_CLIPRECTS	1024
+/*
+ * The largest emission (see exec_dwords()): a flush, a drawing rectangle
+ * and a batch start per cliprect, the breadcrumb.  It must fit in the
+ * ring, or the wait for space could never end.
+ */
+static_assert(1 + I915_EXEC_MAX_CLIPRECTS *
+	      (MAX(I915_GEN3_DRAWRECT_LEN, I965_DRAWRECT_LEN) + 2) +
+	      I915_REQUEST_DWORDS <= I915_RING_MAX_EMIT);
 
 /* exec_copy_objects() reads a v1 entry as the head of a v2 one. */
 static_assert(offsetof(struct drm_i915_gem_exec_object, offset) ==
@@ -411,14 +419,13 @@ static int exec_emit(struct i915_exec *eb)
 {
 	struct i915_ring *ring = &eb->i915->ring;
 	u32 addr = eb->objects[eb->batch].offset + eb->batch_start;
-	u32 tail, *cs;
+	u32 *cs;
 	int ret;
 
 	ret = mutex_lock_interruptible(&ring->lock);
 	if (ret)
 		return ret;
 
-	tail = ring->tail;
 	cs = i915_ring_begin(ring, exec_dwords(eb) + I915_REQUEST_DWORDS);
 	if (IS_ERR(cs)) {
 		ret = PTR_ERR(cs);
@@ -429,7 +436,7 @@ static int exec_emit(struct i915_exec *eb)
 
 	ret = i915_request_emit(eb->rq, eb->file);
 	if (ret) {
-		i915_ring_rewind(ring, tail);
+		i915_ring_rewind(ring);
 		goto out_unlock;
 	}
 	eb->emitted = true;

@@ -3,10 +3,11 @@
  * DOC: the global GTT
  *
  * The graphics address space: a drm_mm allocator over the range the driver
- * manages, the scratch page that every unused entry points at, binding and
- * unbinding objects (DMA-mapping their pages and writing the entries
- * through the hardware seam), and the ioctls that act on the GTT as a
- * whole: GEM_INIT (choose the managed range), PIN/UNPIN and the VT switch.
+ * manages (every unused entry points at the backend's scratch page:
+ * intel-gtt's or the model's), binding and unbinding objects (DMA-mapping
+ * their pages and writing the entries through the hardware seam), and the
+ * ioctls that act on the GTT as a whole: GEM_INIT (choose the managed
+ * range), PIN/UNPIN and the VT switch.
  *
  * The first and the last page of the GTT are never handed out: page 0
  * catches stray writes to address 0 and the last page stays on scratch
@@ -70,38 +71,32 @@ static u64 gtt_floor(struct i915_gtt *gtt)
 	return max_t(u64, i915->hw.stolen_size, I915_GTT_PAGE_SIZE);
 }
 
+/*
+ * Cache colouring: on these parts (no LLC) the GPU's prefetch may run from
+ * a snooped page into an uncached neighbour and hang, so drm_mm keeps a
+ * guard page between objects of different caching (the node colour is the
+ * object's cache level), and one between a snooped object and the end of
+ * the range.
+ */
+static void gtt_color_adjust(const struct drm_mm_node *node,
+			     unsigned long color, u64 *start, u64 *end)
+{
+	if (drm_mm_node_allocated(node) && node->color != color)
+		*start += I915_GTT_PAGE_SIZE;
+
+	node = list_next_entry(node, node_list);
+	if (node->color != color)
+		*end -= I915_GTT_PAGE_SIZE;
+}
+
 static void gtt_init_range(struct i915_gtt *gtt, u64 start, u64 end)
 {
 	gtt->start = max_t(u64, start, gtt_floor(gtt));
 	gtt->end = min_t(u64, end, gtt->kernel_start);
 	drm_mm_init(&gtt->mm, gtt->start, gtt->end - gtt->start);
-}
-
-static int gtt_scratch_init(struct i915_device *i915)
-{
-	struct i915_gtt *gtt = &i915->gtt;
-	struct device *dev = i915->drm.dev;
-
-	gtt->scratch_page = alloc_page(GFP_KERNEL | __GFP_ZERO | GFP_DMA32);
-	if (!gtt->scratch_page)
-		return -ENOMEM;
-
-	gtt->scratch_dma = dma_map_page(dev, gtt->scratch_page, 0, PAGE_SIZE,
-					DMA_BIDIRECTIONAL);
-	if (dma_mapping_error(dev, gtt->scratch_dma)) {
-		__free_page(gtt->scratch_page);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static void gtt_scratch_fini(struct i915_device *i915)
-{
-	struct i915_gtt *gtt = &i915->gtt;
-
-	dma_unmap_page(i915->drm.dev, gtt->scratch_dma, PAGE_SIZE,
-		       DMA_BIDIRECTIONAL);
-	__free_page(gtt->scratch_page);
+	gtt->mm.color_adjust = gtt_color_adjust;
+	/* Beyond the range: scratch, the ring, stolen memory, all uncached. */
+	gtt->mm.head_node.color = I915_CACHING_NONE;
 }
 
 /* Point every entry but the firmware's stolen-memory ones at scratch. */
@@ -121,12 +116,11 @@ static void gtt_clear_above_stolen(struct i915_device *i915)
  * page and manages the rest minus the guard pages until GEM_INIT narrows
  * it.
  *
- * Return: 0 on success or a negative errno.
+ * Return: 0 on success, -ENODEV if the GTT is too small.
  */
 int i915_gtt_init(struct i915_device *i915)
 {
 	struct i915_gtt *gtt = &i915->gtt;
-	int ret;
 
 	gtt->total = i915->hw.gtt_total;
 	if (gtt->total < i915->hw.stolen_size + I915_GTT_KERNEL_SIZE +
@@ -135,10 +129,6 @@ int i915_gtt_init(struct i915_device *i915)
 	gtt->kernel_start = gtt->total - I915_GTT_PAGE_SIZE -
 			    I915_GTT_KERNEL_SIZE;
 	gtt->kernel_next = gtt->kernel_start;
-
-	ret = gtt_scratch_init(i915);
-	if (ret)
-		return ret;
 
 	mutex_init(&gtt->lock);
 	INIT_LIST_HEAD(&gtt->lru);
@@ -157,7 +147,6 @@ void i915_gtt_fini(struct i915_device *i915)
 
 	drm_mm_takedown(&gtt->mm);
 	mutex_destroy(&gtt->lock);
-	gtt_scratch_fini(i915);
 }
 
 /**
@@ -187,6 +176,21 @@ int i915_gtt_map_kernel(struct i915_device *i915, const dma_addr_t *dma,
 	i915->hw.funcs->gtt_insert(&i915->hw, *offset >> PAGE_SHIFT, dma, count,
 				   caching);
 	return 0;
+}
+
+/**
+ * i915_gtt_unmap_kernel - point a kernel mapping's entries at scratch
+ * @i915: the device
+ * @offset: GTT address from i915_gtt_map_kernel()
+ * @count: number of pages
+ *
+ * For teardown, before the pages are freed: the GPU must be done with
+ * them.  The range itself is not handed out again.
+ */
+void i915_gtt_unmap_kernel(struct i915_device *i915, u32 offset,
+			   unsigned int count)
+{
+	i915->hw.funcs->gtt_clear(&i915->hw, offset >> PAGE_SHIFT, count);
 }
 
 static void gtt_unmap_pages(struct i915_gem_object *obj, unsigned int count)
@@ -265,7 +269,8 @@ static int gtt_insert_node_evict(struct i915_gem_object *obj,
 			return ret;
 
 		if (place->fixed)
-			ret = i915_gem_evict_for_node(i915, ww, place);
+			ret = i915_gem_evict_for_node(i915, ww, place,
+						      obj->cache_level);
 		else
 			ret = i915_gem_evict_something(i915, ww, place,
 						       obj->cache_level);

@@ -10,6 +10,7 @@
  */
 
 #include <linux/pci.h>
+#include <linux/scatterlist.h>
 #include <linux/sizes.h>
 
 #include "i915_hw.h"
@@ -71,4 +72,76 @@ int i915_hw_init(struct i915_hw *hw, struct pci_dev *pdev)
 void i915_hw_fini(struct i915_hw *hw)
 {
 	hw->funcs->fini(hw);
+}
+
+/* The DMA-contiguous runs of pages in @addrs. */
+static unsigned int hw_count_runs(const dma_addr_t *addrs, unsigned int count)
+{
+	unsigned int i, runs = count ? 1 : 0;
+
+	for (i = 1; i < count; i++)
+		if (addrs[i] != addrs[i - 1] + PAGE_SIZE)
+			runs++;
+	return runs;
+}
+
+/* Fill @sg with the run starting at @addrs[0]: how many pages it holds. */
+static unsigned int hw_fill_run(struct scatterlist *sg, const dma_addr_t *addrs,
+				unsigned int count)
+{
+	unsigned int n = 1;
+
+	while (n < count && addrs[n] == addrs[n - 1] + PAGE_SIZE)
+		n++;
+	sg_dma_address(sg) = addrs[0];
+	sg_dma_len(sg) = n << PAGE_SHIFT;
+	return n;
+}
+
+/**
+ * i915_hw_gtt_insert_range - write a range of GTT entries in one insert
+ * @hw: the seam
+ * @first: first entry
+ * @addrs: DMA address of each page
+ * @count: number of entries
+ * @flags: the backend's entry type
+ * @insert_sg: the backend's insert of an sg table
+ *
+ * Builds a scatterlist with one element per run of DMA-contiguous pages and
+ * hands it to @insert_sg at once, so that binding an object of any size
+ * costs one posting read and one chipset flush, not one per page.  Without
+ * memory for the table, the runs go one at a time (still correct, only
+ * slower).
+ */
+void i915_hw_gtt_insert_range(struct i915_hw *hw, unsigned int first,
+			      const dma_addr_t *addrs, unsigned int count,
+			      unsigned int flags, i915_hw_insert_sg_fn insert_sg)
+{
+	struct scatterlist one, *sg;
+	struct sg_table st;
+	unsigned int n;
+
+	if (!count)
+		return;
+
+	if (!sg_alloc_table(&st, hw_count_runs(addrs, count),
+			    GFP_KERNEL | __GFP_NOWARN)) {
+		for (sg = st.sgl, n = 0; n < count; sg = sg_next(sg))
+			n += hw_fill_run(sg, addrs + n, count - n);
+		insert_sg(hw, &st, first, flags);
+		sg_free_table(&st);
+		return;
+	}
+
+	st.sgl = &one;
+	st.nents = 1;
+	st.orig_nents = 1;
+	while (count) {
+		sg_init_table(&one, 1);
+		n = hw_fill_run(&one, addrs, count);
+		insert_sg(hw, &st, first, flags);
+		addrs += n;
+		first += n;
+		count -= n;
+	}
 }

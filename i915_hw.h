@@ -37,7 +37,8 @@ enum i915_gtt_caching {
  * @write32: write a 32-bit MMIO register at byte offset @reg
  * @gtt_insert: point GTT entries [@first, @first + @count) at the pages
  *	whose DMA addresses are in @addrs, then make the writes visible to the
- *	GPU (posting read and chipset flush)
+ *	GPU: one range, with one posting read and one chipset flush for all of
+ *	it (both backends go through i915_hw_gtt_insert_range())
  * @gtt_clear: point GTT entries [@first, @first + @count) at the scratch page
  * @chipset_flush: push CPU writes out of the chipset's write buffers into
  *	memory (the "flush page" write on Gen3/Gen4)
@@ -86,6 +87,18 @@ struct i915_hw {
 
 int i915_hw_init(struct i915_hw *hw, struct pci_dev *pdev);
 void i915_hw_fini(struct i915_hw *hw);
+
+struct sg_table;
+/*
+ * A backend's insert of the pages of @st (DMA addresses and lengths) at
+ * entries from @first, followed by one posting read and one chipset
+ * flush: intel_gmch_gtt_insert_sg_entries() on real hardware.
+ */
+typedef void (*i915_hw_insert_sg_fn)(struct i915_hw *hw, struct sg_table *st,
+				     unsigned int first, unsigned int flags);
+void i915_hw_gtt_insert_range(struct i915_hw *hw, unsigned int first,
+			      const dma_addr_t *addrs, unsigned int count,
+			      unsigned int flags, i915_hw_insert_sg_fn insert_sg);
 
 /* i915_hw_gmch.c: real Gen3/Gen4 silicon */
 int i915_hw_gmch_init(struct i915_hw *hw, struct pci_dev *pdev);

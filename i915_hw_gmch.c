@@ -41,16 +41,22 @@ static void gmch_write32(struct i915_hw *hw, u32 reg, u32 val)
 	iowrite32(val, to_gmch(hw)->regs + reg);
 }
 
+static void gmch_insert_sg(struct i915_hw *hw, struct sg_table *st,
+			   unsigned int first, unsigned int flags)
+{
+	intel_gmch_gtt_insert_sg_entries(st, first, flags);
+}
+
+/* One intel-gtt call per range: its posting read and flush happen once. */
 static void gmch_gtt_insert(struct i915_hw *hw, unsigned int first,
 			    const dma_addr_t *addrs, unsigned int count,
 			    enum i915_gtt_caching caching)
 {
 	unsigned int flags = caching == I915_GTT_SNOOPED ?
 			     AGP_USER_CACHED_MEMORY : AGP_USER_MEMORY;
-	unsigned int i;
 
-	for (i = 0; i < count; i++)
-		intel_gmch_gtt_insert_page(addrs[i], first + i, flags);
+	i915_hw_gtt_insert_range(hw, first, addrs, count, flags,
+				 gmch_insert_sg);
 }
 
 static void gmch_gtt_clear(struct i915_hw *hw, unsigned int first,

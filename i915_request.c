@@ -24,7 +24,10 @@
  * the score.  At %I915_HANG_SCORE_WEDGE, or when the GPU reports an
  * error, the device is wedged and every outstanding request completes
  * with -EIO.  So a stuck engine is declared hung after 3 checks, and a
- * batch that keeps running without finishing after 30.
+ * batch that keeps running without finishing after 30.  The check runs
+ * only while requests are outstanding: emitting a request arms it, and a
+ * check that finds every request complete does not re-arm (no wakeups
+ * on an idle GPU).  hangcheck_ms cannot be 0.
  *
  * A fence can leave the driver: FENCE_OUT wraps it in a sync_file, and an
  * exported object's dma_resv hands its fences to whoever asks (another
@@ -57,9 +60,30 @@
 #include "i915_trace.h"
 
 static unsigned int i915_hangcheck_ms = 1000;
-module_param_named(hangcheck_ms, i915_hangcheck_ms, uint, 0600);
+
+/* 0 would requeue the check with no delay: only 1 ms and up. */
+static int hangcheck_ms_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int ms;
+	int ret;
+
+	ret = kstrtouint(val, 0, &ms);
+	if (ret)
+		return ret;
+	if (!ms)
+		return -EINVAL;
+	WRITE_ONCE(*(unsigned int *)kp->arg, ms);
+	return 0;
+}
+
+static const struct kernel_param_ops hangcheck_ms_ops = {
+	.set = hangcheck_ms_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(hangcheck_ms, &hangcheck_ms_ops, &i915_hangcheck_ms, 0600);
 MODULE_PARM_DESC(hangcheck_ms,
-		 "Interval of the hang check in ms; the GPU is declared hung after 3 intervals stuck on one command, or 30 running without completing a request (default 1000)");
+		 "Interval of the hang check in ms, at least 1; the GPU is declared hung after 3 intervals stuck on one command, or 30 running without completing a request (default 1000)");
 
 #define I915_HANG_SCORE_STUCK	10
 #define I915_HANG_SCORE_BUSY	1
@@ -343,6 +367,9 @@ int i915_request_emit(struct i915_request *rq, struct drm_file *file)
 	i915_ring_kick(i915);
 	rq->tail = ring->tail;
 	trace_i915_request_emit(rq);
+	/* A no-op while a check is queued; a running one re-arms itself. */
+	schedule_delayed_work(&ring->hangcheck_work,
+			      msecs_to_jiffies(READ_ONCE(i915_hangcheck_ms)));
 	return 0;
 }
 
@@ -496,8 +523,10 @@ static void hangcheck_work_fn(struct work_struct *work)
 	struct i915_device *i915 = ring_to_i915(ring);
 	u32 seqno = hws_seqno(ring);
 	u32 acthd = i915_ring_acthd(i915);
+	bool idle = i915_request_idle(i915);
 
-	if (i915_request_idle(i915) || seqno != ring->hang_seqno) {
+	ring->hang_checks++;
+	if (idle || seqno != ring->hang_seqno) {
 		ring->hang_score = 0;
 	} else {
 		ring->hang_score += acthd == ring->hang_acthd ?
@@ -510,8 +539,10 @@ static void hangcheck_work_fn(struct work_struct *work)
 	}
 	ring->hang_seqno = seqno;
 	ring->hang_acthd = acthd;
-	schedule_delayed_work(&ring->hangcheck_work,
-			      msecs_to_jiffies(i915_hangcheck_ms));
+	/* Idle: the next emission arms the check again. */
+	if (!idle)
+		schedule_delayed_work(&ring->hangcheck_work,
+				      msecs_to_jiffies(READ_ONCE(i915_hangcheck_ms)));
 }
 
 /* The newest request with a reference, or NULL when none is left. */
@@ -653,6 +684,7 @@ void i915_request_print(struct i915_device *i915, struct drm_printer *p)
 	drm_printf(p, "breadcrumb: %u, next seqno: %u, wedged: %s\n",
 		   hws_seqno(ring), READ_ONCE(ring->next_seqno),
 		   str_yes_no(READ_ONCE(ring->wedged)));
+	drm_printf(p, "hang checks: %lu\n", READ_ONCE(ring->hang_checks));
 
 	spin_lock_irqsave(&ring->fence_lock, flags);
 	list_for_each_entry(rq, &ring->requests, link)
@@ -682,8 +714,6 @@ int i915_request_init(struct i915_device *i915)
 	ring->hws[I915_HWS_SEQNO_INDEX] = 0;
 	INIT_WORK(&ring->retire_work, retire_work_fn);
 	INIT_DELAYED_WORK(&ring->hangcheck_work, hangcheck_work_fn);
-	schedule_delayed_work(&ring->hangcheck_work,
-			      msecs_to_jiffies(i915_hangcheck_ms));
 	return 0;
 }
 
@@ -745,7 +775,8 @@ void i915_request_suspend(struct i915_device *i915)
  * i915_request_resume - take work again after a resume
  * @i915: the device, its ring running again
  *
- * A GPU wedged before the suspend stays wedged.
+ * A GPU wedged before the suspend stays wedged.  The hang check stays
+ * idle until the next request is emitted.
  */
 void i915_request_resume(struct i915_device *i915)
 {
@@ -755,8 +786,7 @@ void i915_request_resume(struct i915_device *i915)
 	ring->suspended = false;
 	ring->hang_score = 0;
 	mutex_unlock(&ring->lock);
-	schedule_delayed_work(&ring->hangcheck_work,
-			      msecs_to_jiffies(i915_hangcheck_ms));
+	/* Nothing is outstanding: the next request arms the hang check. */
 }
 
 /**

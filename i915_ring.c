@@ -10,7 +10,13 @@
  * new commands visible before the tail register moves.
  *
  * Space is the only credit: when the ring is full, emission waits for the
- * oldest request whose completion frees enough of it.
+ * oldest request whose completion frees enough of it.  An emission that
+ * does not fit before the end of the ring fills the end with MI_NOOP and
+ * hands those to the GPU at once (the tail register moves to 0), so that
+ * the head can follow the tail around and free the start of the ring.
+ * One emission may reserve up to %I915_RING_MAX_EMIT dwords: all of the
+ * ring but the guard distance, which is always free once the GPU has
+ * caught up, wherever the tail stood.
  */
 
 #include <linux/delay.h>
@@ -22,11 +28,12 @@
 #include "i915_drv.h"
 #include "i915_reg.h"
 
-#define I915_RING_SIZE		SZ_32K
-/* The tail must always stay this far behind the head. */
-#define I915_RING_GUARD		8
-/* Polls (50-100 us each) for the head to pass an idle ring's last dwords. */
-#define I915_RING_IDLE_POLLS	200
+/*
+ * How long the head may stand still, with no request outstanding, before
+ * the GPU counts as stuck (longer than the model's largest per-command
+ * delay).
+ */
+#define I915_RING_IDLE_TIMEOUT_MS	2000
 /* How long the ring-valid bit may take to stick after the CTL write. */
 #define I915_RING_START_US	5000
 
@@ -111,6 +118,9 @@ static void ring_destroy(struct i915_device *i915)
 {
 	struct i915_ring *ring = &i915->ring;
 
+	/* No GTT entry may point at a page once it is freed. */
+	i915_gtt_unmap_kernel(i915, ring->gtt_offset,
+			      ring->size >> PAGE_SHIFT);
 	vunmap(ring->vaddr);
 	ring_free_pages(i915->drm.dev, ring, ring->size >> PAGE_SHIFT);
 }
@@ -153,6 +163,8 @@ static void hws_destroy(struct i915_device *i915)
 {
 	struct i915_ring *ring = &i915->ring;
 
+	if (!i915->info->hws_needs_physical)
+		i915_gtt_unmap_kernel(i915, ring->hws_gtt, 1);
 	dma_unmap_page(i915->drm.dev, ring->hws_dma, PAGE_SIZE,
 		       DMA_BIDIRECTIONAL);
 	__free_page(ring->hws_page);
@@ -208,6 +220,7 @@ int i915_ring_start(struct i915_device *i915)
 	i915_write(hw, I915_RING_HEAD, 0);
 	i915_write(hw, I915_RING_TAIL, 0);
 	ring->tail = 0;
+	ring->kicked = 0;
 	i915_write(hw, I915_RING_CTL,
 		   I915_RING_CTL_SIZE(ring->size) | I915_RING_VALID);
 
@@ -343,20 +356,33 @@ static struct i915_request *ring_oldest_pending(struct i915_ring *ring)
  * measured from the hardware's head: the tails of requests that completed
  * but are not retired yet may be a whole lap old.  While space is short,
  * wait for the oldest request still running; with none running, the head
- * is only a few dwords behind the last breadcrumb and soon catches up.
+ * only has a few dwords (the end of the last breadcrumb, wrap padding) to
+ * go before it reaches the tail register and everything is free.
  */
 static int ring_wait_for_space(struct i915_device *i915, u32 bytes)
 {
 	struct i915_ring *ring = &i915->ring;
-	unsigned int polls = 0;
+	u32 head, last_head = ring_hw_head(i915);
+	unsigned long moved = jiffies;
 	struct i915_request *rq;
 	long ret;
 
-	while (ring_space(ring, ring_hw_head(i915)) < bytes) {
+	while (ring_space(ring, (head = ring_hw_head(i915))) < bytes) {
 		rq = ring_oldest_pending(ring);
 		if (!rq) {
-			if (++polls > I915_RING_IDLE_POLLS)
-				return -ENOSPC;
+			if (ring->wedged)
+				return -EIO;
+			if (signal_pending(current))
+				return -ERESTARTSYS;
+			if (head != last_head) {
+				last_head = head;
+				moved = jiffies;
+			} else if (time_after(jiffies, moved +
+				   msecs_to_jiffies(I915_RING_IDLE_TIMEOUT_MS))) {
+				drm_err(&i915->drm, "ring head stuck at 0x%x with nothing outstanding\n",
+					head);
+				return -EIO;
+			}
 			usleep_range(50, 100);
 			continue;
 		}
@@ -370,22 +396,41 @@ static int ring_wait_for_space(struct i915_device *i915, u32 bytes)
 	return 0;
 }
 
+/* Commands in memory, then the tail register: the GPU may run them now. */
+static void ring_write_tail(struct i915_device *i915)
+{
+	struct i915_ring *ring = &i915->ring;
+
+	wmb(); /* commands in memory before the tail moves */
+	i915_chipset_flush(&i915->hw);
+	i915_write(&i915->hw, I915_RING_TAIL, ring->tail);
+	ring->kicked = ring->tail;
+}
+
 /**
  * i915_ring_begin - reserve room for commands in the ring
  * @ring: the ring, its lock held
- * @dwords: number of dwords the caller will write
+ * @dwords: number of dwords the caller will write, at most
+ *	%I915_RING_MAX_EMIT
  *
- * Wraps to the start of the ring (filling the rest with MI_NOOP) when the
- * commands would not fit before the end, and waits for the GPU to free
- * space when the ring is full.
+ * Wraps to the start of the ring when the commands would not fit before
+ * the end: the rest of the ring is filled with MI_NOOP and handed to the
+ * GPU at once, so that the head can pass the end.  Waits for the GPU to
+ * free space when the ring is full.  The first call of an emission must
+ * reserve room for all of it (the request's breadcrumb included): a later
+ * call of the same emission then finds its room and neither wraps nor
+ * waits.
  *
  * Return: where to write the commands, or an ERR_PTR: -EIO if the GPU
- * hung, -EAGAIN while the device is suspended, -ERESTARTSYS on a signal.
+ * hung, -EAGAIN while the device is suspended, -ERESTARTSYS on a signal,
+ * -EINVAL for a reservation larger than the ring can hold or a wrap inside
+ * an emission (driver bugs).
  */
 u32 *i915_ring_begin(struct i915_ring *ring, unsigned int dwords)
 {
 	struct i915_device *i915 = container_of(ring, struct i915_device, ring);
-	u32 bytes = dwords * sizeof(u32);
+	/* Room for the QWORD padding of i915_ring_kick() too. */
+	u32 bytes = round_up(dwords * sizeof(u32), 8);
 	u32 rest = ring->size - ring->tail;
 	int ret;
 
@@ -395,13 +440,19 @@ u32 *i915_ring_begin(struct i915_ring *ring, unsigned int dwords)
 		return ERR_PTR(-EIO);
 	if (ring->suspended)
 		return ERR_PTR(-EAGAIN);
+	if (WARN_ON_ONCE(dwords > I915_RING_MAX_EMIT))
+		return ERR_PTR(-EINVAL);
 
 	if (bytes > rest) {
+		/* Commands not yet kicked would reach the GPU half-written. */
+		if (WARN_ON_ONCE(ring->tail != ring->kicked))
+			return ERR_PTR(-EINVAL);
 		ret = ring_wait_for_space(i915, rest);
 		if (ret)
 			return ERR_PTR(ret);
 		memset32(ring->vaddr + ring->tail / 4, I915_MI_NOOP, rest / 4);
 		ring->tail = 0;
+		ring_write_tail(i915);
 	}
 
 	ret = ring_wait_for_space(i915, bytes);
@@ -425,17 +476,16 @@ void i915_ring_advance(struct i915_ring *ring, u32 *cs)
 /**
  * i915_ring_rewind - forget commands emitted but not kicked
  * @ring: the ring, its lock held
- * @tail: the value of @ring->tail before they were emitted
  *
  * For an emission that fails half-way (the GPU hung, a signal while
- * waiting for space): the commands written since @tail never reach the
- * GPU, since the tail register only moves in i915_ring_kick().
+ * waiting for space): the commands written since the tail register last
+ * moved never reach the GPU.  Wrap padding the GPU already has stays.
  */
-void i915_ring_rewind(struct i915_ring *ring, u32 tail)
+void i915_ring_rewind(struct i915_ring *ring)
 {
 	lockdep_assert_held(&ring->lock);
 
-	ring->tail = tail;
+	ring->tail = ring->kicked;
 }
 
 /**
@@ -455,9 +505,7 @@ void i915_ring_kick(struct i915_device *i915)
 		ring->vaddr[ring->tail / 4] = I915_MI_NOOP;
 		ring->tail = (ring->tail + 4) & (ring->size - 1);
 	}
-	wmb(); /* commands in memory before the tail moves */
-	i915_chipset_flush(&i915->hw);
-	i915_write(&i915->hw, I915_RING_TAIL, ring->tail);
+	ring_write_tail(i915);
 }
 
 /**

@@ -278,17 +278,25 @@ static void sim_hw_write32(struct i915_hw *hw, u32 reg, u32 val)
 	i915_sim_mmio_write(to_sim(hw), reg, val);
 }
 
+/* intel-gtt's sg insert: the entries, then one posting read and flush. */
+static void sim_hw_insert_sg(struct i915_hw *hw, struct sg_table *st,
+			     unsigned int first, unsigned int type)
+{
+	struct i915_sim *sim = to_sim(hw);
+
+	i915_sim_gtt_set(sim, first, st, type);
+	atomic_long_inc(&sim->flushes);
+}
+
 static void sim_hw_gtt_insert(struct i915_hw *hw, unsigned int first,
 			      const dma_addr_t *addrs, unsigned int count,
 			      enum i915_gtt_caching caching)
 {
-	struct i915_sim *sim = to_sim(hw);
 	u32 type = caching == I915_GTT_SNOOPED ? I915_PTE_SNOOPED :
 						 I915_PTE_UNCACHED;
 
-	i915_sim_gtt_set(sim, first, addrs, count, type);
-	/* The posting read and the chipset flush of the real sequence. */
-	atomic_long_inc(&sim->flushes);
+	i915_hw_gtt_insert_range(hw, first, addrs, count, type,
+				 sim_hw_insert_sg);
 }
 
 static void sim_hw_gtt_clear(struct i915_hw *hw, unsigned int first,

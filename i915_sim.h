@@ -37,6 +37,7 @@
 struct dentry;
 struct page;
 struct pci_dev;
+struct sg_table;
 struct i915_sim_pci;
 struct i915_sim_cs;
 
@@ -194,7 +195,7 @@ void i915_sim_page_fault_locked(struct i915_sim *sim, u32 pgtbl_er);
 
 /* i915_sim_gtt.c: GTT entries and GPU memory access */
 void i915_sim_gtt_set(struct i915_sim *sim, unsigned int first,
-		      const dma_addr_t *addrs, unsigned int count, u32 type);
+		      struct sg_table *st, u32 type);
 void i915_sim_gtt_set_scratch(struct i915_sim *sim, unsigned int first,
 			      unsigned int count);
 void i915_sim_gtt_power_on_locked(struct i915_sim *sim);

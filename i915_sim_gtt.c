@@ -40,6 +40,7 @@
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/pci.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/swiotlb.h>
 
@@ -93,24 +94,28 @@ static u32 pte_encode_dma(struct i915_sim *sim, dma_addr_t addr, u32 type)
 	return pte_encode(sim, addr, type);
 }
 
+/* Callers are the driver's GTT code: a bad range is a driver bug. */
+static bool gtt_range_bad(struct i915_sim *sim, unsigned int first,
+			  unsigned int count)
+{
+	return WARN_ON_ONCE(first > sim->gtt_entries ||
+			    count > sim->gtt_entries - first);
+}
+
 /* Write entries, dropping the lock every batch to bound IRQ-off time. */
-static void gtt_write(struct i915_sim *sim, unsigned int first,
-		      unsigned int count, const dma_addr_t *addrs, u32 type)
+static void gtt_write_scratch(struct i915_sim *sim, unsigned int first,
+			      unsigned int count)
 {
 	u32 scratch = pte_encode(sim, sim->scratch_phys, I915_PTE_UNCACHED);
 	unsigned long flags;
 	unsigned int i;
 
-	/* Callers are the driver's GTT code: a bad range is a driver bug. */
-	if (WARN_ON_ONCE(first > sim->gtt_entries ||
-			 count > sim->gtt_entries - first))
+	if (gtt_range_bad(sim, first, count))
 		return;
 
 	raw_spin_lock_irqsave(&sim->lock, flags);
 	for (i = 0; i < count && !sim->power_off; i++) {
-		u32 pte = addrs ? pte_encode_dma(sim, addrs[i], type) : scratch;
-
-		WRITE_ONCE(sim->gtt[first + i], pte);
+		WRITE_ONCE(sim->gtt[first + i], scratch);
 		if ((i + 1) % I915_SIM_GTT_BATCH == 0) {
 			raw_spin_unlock_irqrestore(&sim->lock, flags);
 			raw_spin_lock_irqsave(&sim->lock, flags);
@@ -120,17 +125,40 @@ static void gtt_write(struct i915_sim *sim, unsigned int first,
 }
 
 /**
- * i915_sim_gtt_set - write GTT entries for a run of pages
+ * i915_sim_gtt_set - write GTT entries for the pages of an sg table
  * @sim: the model
  * @first: first entry
- * @addrs: DMA address of each page
- * @count: number of entries
+ * @st: the pages: DMA addresses and lengths of its first nents elements,
+ *	as intel_gmch_gtt_insert_sg_entries() reads them
  * @type: I915_PTE_UNCACHED or I915_PTE_SNOOPED
  */
 void i915_sim_gtt_set(struct i915_sim *sim, unsigned int first,
-		      const dma_addr_t *addrs, unsigned int count, u32 type)
+		      struct sg_table *st, u32 type)
 {
-	gtt_write(sim, first, count, addrs, type);
+	struct sg_dma_page_iter iter;
+	unsigned int i = 0, count = 0;
+	struct scatterlist *sg;
+	unsigned long flags;
+	int n;
+
+	for_each_sgtable_dma_sg(st, sg, n)
+		count += sg_dma_len(sg) >> PAGE_SHIFT;
+	if (gtt_range_bad(sim, first, count))
+		return;
+
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	for_each_sgtable_dma_page(st, &iter, 0) {
+		if (sim->power_off)
+			break;
+		WRITE_ONCE(sim->gtt[first + i],
+			   pte_encode_dma(sim, sg_page_iter_dma_address(&iter),
+					  type));
+		if (++i % I915_SIM_GTT_BATCH == 0) {
+			raw_spin_unlock_irqrestore(&sim->lock, flags);
+			raw_spin_lock_irqsave(&sim->lock, flags);
+		}
+	}
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
 }
 
 /**
@@ -142,7 +170,7 @@ void i915_sim_gtt_set(struct i915_sim *sim, unsigned int first,
 void i915_sim_gtt_set_scratch(struct i915_sim *sim, unsigned int first,
 			      unsigned int count)
 {
-	gtt_write(sim, first, count, NULL, I915_PTE_UNCACHED);
+	gtt_write_scratch(sim, first, count);
 }
 
 /**

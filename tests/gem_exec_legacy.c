@@ -8,8 +8,10 @@
  *    3DSTATE_DRAWING_RECTANGLE built from the rectangle, DR1 and DR4
  *    (seen in the model's record of drawing rectangles); no cliprects,
  *    no drawing rectangle; a bad rectangle or pointer, no objects or
- *    more than 1024 rectangles are refused and nothing runs.
- *  - PIN/UNPIN: alignment honoured, offsets stable, pins counted and
+ *    more than 1024 rectangles are refused and nothing runs; 1024
+ *    rectangles work back to back wherever the ring's tail stands.
+ *  - PIN/UNPIN: alignment honoured, one chipset flush per bind whatever
+ *    the size, offsets stable, pins counted and
  *    owned by the file that made them; bad arguments refused.
  *  - GEM_INIT: bad ranges refused; a narrowed range is where objects go.
  *  - LEAVEVT unbinds every unpinned object (their contents stay
@@ -325,6 +327,103 @@ static void subtest_v1_bad_counts(void)
 	close(fd);
 }
 
+/*
+ * The largest accepted cliprect list, back to back, wherever the ring's
+ * tail stands: 1024 rectangles fill 28,700 of the 32 KiB ring on Gen3,
+ * so nearly every one of them wraps.  Before each of the 50 execs, 0 to
+ * 20 small ones move the tail.  The model must have executed one drawing
+ * rectangle per rectangle of every exec, the last ones logged being the
+ * last exec's own; every fifth exec also shifts its own row of pixels
+ * once per rectangle, and its row must show exactly 1024 runs (the
+ * others run an empty batch, which keeps the debug kernel's run short).
+ */
+#define BIG_SHIFTS	5	/* every fifth exec shifts pixels */
+#define BIG_EXECS	50
+#define BIG_RECTS	1024
+#define BIG_ROW		(BIG_RECTS + 16)
+
+static void subtest_cliprects_max_back_to_back(void)
+{
+	static struct drm_clip_rect rects[BIG_EXECS][BIG_RECTS];
+	static struct drawrect got[256];
+	int fd = drm_open_driver();
+	struct batch *small = batch_new(fd), *b[BIG_EXECS];
+	uint32_t *orig = malloc(BIG_ROW * 4), *px = malloc(BIG_ROW * 4);
+	struct bo row[BIG_EXECS], tmp, target;
+	struct surf srow, stmp;
+	int i, j, k, n, ret;
+
+	igt_assert(orig && px);
+	drawrects_clear();
+	for (i = 0; i < BIG_ROW; i++)
+		orig[i] = 0xff000000 | pattern_dw(5, i);
+	bo_init(&tmp, fd, 2 * PAGE_SZ);
+	bo_init(&target, fd, PAGE_SZ);
+	stmp = (struct surf){ &tmp, BIG_ROW * 4, 4, BIG_ROW, 1 };
+	for (i = 0; i < BIG_EXECS; i++) {
+		bo_init(&row[i], fd, 2 * PAGE_SZ);
+		gem_write(fd, row[i].handle, 0, orig, BIG_ROW * 4);
+		b[i] = batch_new(fd);
+		srow = (struct surf){ &row[i], BIG_ROW * 4, 4, BIG_ROW, 1 };
+		if (i % BIG_SHIFTS == 0) {
+			emit_xy_copy(b[i], &stmp, 0, 0, &srow, 0, 0, BIG_ROW,
+				     1);
+			batch_emit(b[i], MI_FLUSH);
+			emit_xy_copy(b[i], &srow, 1, 0, &stmp, 0, 0,
+				     BIG_ROW - 1, 1);
+			batch_emit(b[i], MI_FLUSH);
+		}
+		for (j = 0; j < BIG_RECTS; j++)
+			rects[i][j] = (struct drm_clip_rect){
+				j, i, j + 1 + i, i + 1 + j % 7 };
+	}
+
+	for (i = 0; i < BIG_EXECS; i++) {
+		for (k = 0; k < i % 21; k++) {
+			emit_store_dword(small, &target, 4 * k, i << 8 | k);
+			batch_submit(small);
+		}
+		ret = __batch_submit_v1(b[i], rects[i], BIG_RECTS, 0, 0);
+		igt_assert_f(ret == 0,
+			     "exec %d of %d cliprects after %d small ones: %s",
+			     i, BIG_RECTS, i % 21, igt_errname(ret));
+	}
+
+	gem_sync(fd, b[BIG_EXECS - 1]->bo.handle);
+	for (i = 0; i < BIG_EXECS; i += BIG_SHIFTS) {
+		gem_read(fd, row[i].handle, 0, px, BIG_ROW * 4);
+		for (j = 0; j < BIG_ROW; j++) {
+			uint32_t want = orig[j < BIG_RECTS ? 0 : j - BIG_RECTS];
+
+			igt_assert_f(px[j] == want,
+				     "exec %d: pixel %d is %#x, expected %#x after %d runs",
+				     i, j, px[j], want, BIG_RECTS);
+		}
+	}
+	n = sim_drawrects(got, ARRAY_SIZE(got));
+	igt_assert_eq(n, BIG_EXECS * BIG_RECTS);
+	for (j = 0; j < (int)ARRAY_SIZE(got); j++) {
+		const struct drm_clip_rect *r =
+			&rects[BIG_EXECS - 1][BIG_RECTS - ARRAY_SIZE(got) + j];
+
+		igt_assert_eq(got[j].xmin, r->x1);
+		igt_assert_eq(got[j].ymin, r->y1);
+		igt_assert_eq(got[j].xmax, r->x2 - 1);
+		igt_assert_eq(got[j].ymax, r->y2 - 1);
+	}
+
+	for (i = 0; i < BIG_EXECS; i++) {
+		batch_free(b[i]);
+		bo_fini(&row[i], fd);
+	}
+	bo_fini(&tmp, fd);
+	bo_fini(&target, fd);
+	batch_free(small);
+	free(orig);
+	free(px);
+	close(fd);
+}
+
 /* ------------------------------------------------------------------ */
 /* PIN / UNPIN */
 
@@ -345,6 +444,62 @@ static uint64_t exec_offset(int fd, uint32_t handle, uint64_t presumed)
 	gem_sync(fd, obj[1].handle);
 	gem_close(fd, obj[1].handle);
 	return obj[0].offset;
+}
+
+/* the model's count of chipset flushes (debugfs i915_sim/info) */
+static long long sim_flushes(void)
+{
+	long long v;
+	int ret = igt_file_key_value("/sys/kernel/debug/i915_sim/info",
+				     "flushes", &v);
+
+	if (ret)
+		igt_skip("no i915_sim/info flushes (%s)", igt_errname(ret));
+	return v;
+}
+
+/*
+ * Binding is one range insert: one posting read and one chipset flush
+ * for the whole object, whatever its size (intel-gtt's insert_page costs
+ * one of each per page).  Every page is then where the GPU looks.
+ */
+static void subtest_pin_one_flush(void)
+{
+	static const unsigned int npages[] = { 1, 3, 1024 };
+	int fd = drm_open_driver();
+	struct batch *b = batch_new(fd);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(npages); i++) {
+		uint64_t size = (uint64_t)npages[i] * PAGE_SZ;
+		uint32_t got[2], p;
+		long long before;
+		struct bo t;
+
+		bo_init(&t, fd, size);
+		for (p = 0; p < npages[i]; p++)
+			gem_write(fd, t.handle, p * PAGE_SZ, &p, sizeof(p));
+		before = sim_flushes();
+		t.offset = gem_pin(fd, t.handle, 0);
+		igt_info("%u pages: %lld flushes", npages[i],
+			 sim_flushes() - before);
+		igt_assert_eq(sim_flushes() - before, 1);
+		/* every 7th page and the last one */
+		for (p = 0; p < npages[i]; p = p + 7 < npages[i] ? p + 7 :
+		     (p == npages[i] - 1 ? npages[i] : npages[i] - 1))
+			emit_store_dword(b, &t, p * PAGE_SZ + 4, ~p);
+		batch_submit_sync(b);
+		for (p = 0; p < npages[i]; p = p + 7 < npages[i] ? p + 7 :
+		     (p == npages[i] - 1 ? npages[i] : npages[i] - 1)) {
+			gem_read(fd, t.handle, p * PAGE_SZ, got, sizeof(got));
+			igt_assert_eq_u64(got[0], p);
+			igt_assert_eq_u64(got[1], ~p);
+		}
+		gem_unpin(fd, t.handle);
+		bo_fini(&t, fd);
+	}
+	batch_free(b);
+	close(fd);
 }
 
 static void subtest_pin_alignment(void)
@@ -722,7 +877,9 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(bad_cliprect),
 	SUBTEST(bad_cliprects_ptr),
 	SUBTEST(v1_bad_counts),
+	SUBTEST(cliprects_max_back_to_back),
 	SUBTEST(pin_alignment),
+	SUBTEST(pin_one_flush),
 	SUBTEST(pin_counted),
 	SUBTEST(pin_exec),
 	SUBTEST(pin_bad_args),
