@@ -56,6 +56,8 @@
 
 /* the parent's file, master: the children's GEM_INIT goes through it */
 static int master_fd = -1;
+/* the lowest address GEM manages: past the firmware's stolen memory */
+static uint64_t gtt_base;
 
 struct cobj {
 	uint32_t handle;
@@ -146,7 +148,7 @@ static void do_pin(struct churn *c)
 
 static void do_init(struct churn *c)
 {
-	uint64_t start = rnd(c, 4) * 64 * PAGE_SZ;
+	uint64_t start = gtt_base + rnd(c, 4) * 64 * PAGE_SZ;
 	int ret = __gem_init(master_fd, start, start + RANGE);
 
 	igt_assert_f(ret == 0 || ret == -EBUSY, "GEM_INIT: %s",
@@ -392,7 +394,10 @@ static void churn(unsigned int nproc, unsigned int delay_us)
 	master_fd = fd;
 	if (delay_us)
 		sim_set_cmd_delay(delay_us);
-	gem_narrow_gtt(fd, 0, RANGE);
+	gtt_base = gem_gtt_stolen(fd);
+	if (gtt_base < PAGE_SZ)
+		gtt_base = PAGE_SZ;
+	gem_narrow_gtt(fd, gtt_base, gtt_base + RANGE);
 	for (i = 0; i < nproc; i++)
 		pid[i] = igt_fork(churn_child, (void *)(uintptr_t)i);
 	for (i = 0; i < nproc; i++) {

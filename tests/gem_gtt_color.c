@@ -149,10 +149,11 @@ static void subtest_placed_with_guard(void)
 static void subtest_next_to_pinned(void)
 {
 	int fd = drm_open_driver();
-	uint64_t at;
+	uint64_t at, start, end;
 	struct pair p;
 
 	pair_init(&p, fd);
+	gem_gtt_managed(fd, &start, &end);
 	at = gem_pin(fd, p.obj[0].handle, 0);
 	/* only the batch in the exec; the snoop stays where PIN put it */
 	p.eb.buffers_ptr = to_user_pointer(&p.obj[1]);
@@ -160,7 +161,7 @@ static void subtest_next_to_pinned(void)
 	p.obj[1].flags = EXEC_OBJECT_PINNED;
 	p.obj[1].offset = at + PAGE_SZ;
 	igt_assert_err(__gem_execbuf(fd, &p.eb), -ENOSPC);
-	if (at >= 2 * PAGE_SZ) {
+	if (at >= start + PAGE_SZ) {
 		p.obj[1].offset = at - PAGE_SZ;
 		igt_assert_err(__gem_execbuf(fd, &p.eb), -ENOSPC);
 	}
