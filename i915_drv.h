@@ -381,6 +381,8 @@ struct i915_exec_handle {
  * @ww: the dma_resv locks of the objects (and of eviction victims)
  * @in_fence: I915_EXEC_FENCE_IN: waited for before the batch is queued
  * @out_fence_fd: I915_EXEC_FENCE_OUT: the reserved fd, else -1
+ * @out_fence: I915_EXEC_FENCE_OUT: the sync_file of @rq's fence, made
+ *	before emission and installed in @out_fence_fd after it
  * @rq: the request, from when it is allocated
  * @invalidate: GPU domains whose caches the MI_FLUSH before the batch
  *	invalidates
@@ -406,6 +408,7 @@ struct i915_exec {
 	struct i915_ww ww;
 	struct dma_fence *in_fence;
 	int out_fence_fd;
+	struct sync_file *out_fence;
 	struct i915_request *rq;
 	u32 invalidate;
 	u32 flush;

@@ -23,7 +23,8 @@
  *    effect at all.
  * 3. The request is allocated and given a reference to every object
  *    (exec_create_request()), so that objects stay alive and bound until
- *    the GPU is done with them, even if their handles are closed.
+ *    the GPU is done with them, even if their handles are closed; for
+ *    I915_EXEC_FENCE_OUT the sync_file of its fence is made.
  * 4. Locking and binding (i915_exec_lock_and_bind()): every object's
  *    dma_resv is locked through one ww acquire context, a fence slot is
  *    reserved in each, and each object gets a GTT address: softpinned
@@ -49,8 +50,19 @@
  *    the objects' domains are updated, and the locks are dropped.
  * 9. Write-back, no lock held: the patched presumed offsets
  *    (i915_reloc_write_back()) and the objects' GTT addresses go back to
- *    the user's arrays, and for I915_EXEC_FENCE_OUT a sync_file is
+ *    the user's arrays, and for I915_EXEC_FENCE_OUT the sync_file is
  *    installed.
+ *
+ * Emission is the point of no return: an execbuffer that fails has had
+ * no effect (no batch ran, no GTT address or fd reached the caller), and
+ * one that emitted its batch returns 0.  So everything that can fail
+ * happens before it: the FENCE_OUT fd is reserved in phase 1 and its
+ * sync_file made in phase 3 (of the request's fence, which exists from
+ * then on), and phases 8 and 9 cannot fail (a fault writing the arrays
+ * back is ignored, as upstream ignores it).  The one trace a failed
+ * execbuffer can leave is the relocation write-back: entries patched
+ * before the failure keep their new presumed_offset (see
+ * i915_gem_relocate.c).
  *
  * exec_fini() unwinds whatever of this was done.
  */
@@ -242,7 +254,11 @@ static int exec_get_fences(struct i915_exec *eb, u64 rsvd2)
 	return 0;
 }
 
-/* Phase 3: the request, holding every object until it is retired. */
+/*
+ * Phase 3: the request, holding every object until it is retired, and
+ * for FENCE_OUT the sync_file of its fence, installed only once the
+ * batch is queued.
+ */
 static int exec_create_request(struct i915_exec *eb)
 {
 	unsigned int i;
@@ -256,6 +272,12 @@ static int exec_create_request(struct i915_exec *eb)
 	}
 	for (i = 0; i < eb->count; i++)
 		i915_request_add_object(eb->rq, &eb->objects[i].obj->base);
+
+	if (eb->out_fence_fd >= 0) {
+		eb->out_fence = sync_file_create(&eb->rq->fence);
+		if (!eb->out_fence)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -502,21 +524,19 @@ static void exec_write_back_offsets(struct i915_exec *eb)
 			return;
 }
 
-/* FENCE_OUT: the request's fence as a sync_file in rsvd2's upper half. */
-static int exec_install_out_fence(struct i915_exec *eb, u64 *rsvd2)
+/*
+ * FENCE_OUT: the sync_file made before the point of no return goes into
+ * the fd reserved then, returned in rsvd2's upper half.  Cannot fail.
+ */
+static void exec_install_out_fence(struct i915_exec *eb, u64 *rsvd2)
 {
-	struct sync_file *sync;
+	if (!eb->out_fence)
+		return;
 
-	if (eb->out_fence_fd < 0)
-		return 0;
-
-	sync = sync_file_create(&eb->rq->fence);
-	if (!sync)
-		return -ENOMEM;
-	fd_install(eb->out_fence_fd, sync->file);
+	fd_install(eb->out_fence_fd, eb->out_fence->file);
 	*rsvd2 = lower_32_bits(*rsvd2) | (u64)eb->out_fence_fd << 32;
+	eb->out_fence = NULL;
 	eb->out_fence_fd = -1;
-	return 0;
 }
 
 static int exec_prepare(struct i915_exec *eb)
@@ -555,13 +575,16 @@ static int exec_run(struct i915_exec *eb, u64 context, u64 *rsvd2)
 		return ret;
 
 	exec_write_back_offsets(eb);
-	return exec_install_out_fence(eb, rsvd2);
+	exec_install_out_fence(eb, rsvd2);
+	return 0;
 }
 
 static void exec_fini(struct i915_exec *eb)
 {
 	unsigned int i;
 
+	if (eb->out_fence)
+		fput(eb->out_fence->file); /* never installed */
 	if (eb->rq && eb->emitted)
 		i915_request_put(eb->rq);
 	else if (eb->rq)
