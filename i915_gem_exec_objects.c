@@ -18,6 +18,7 @@
 
 #include <uapi/drm/i915_drm.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/sort.h>
 
 #include "i915_drv.h"
@@ -247,24 +248,53 @@ int i915_exec_check_batch(struct i915_exec *eb)
 	return 0;
 }
 
-/* Too big to fit even in an empty GTT: -ENOSPC before evicting anything. */
+/*
+ * Can @eo fit in [start, end) at all?  Its size, and the first offset
+ * its alignment allows, within the range (softpinned objects were
+ * checked against it in exec_check_object()).
+ */
+static bool exec_object_fits(const struct i915_exec_object *eo, u64 start,
+			     u64 end)
+{
+	u64 size = exec_object_size(eo);
+	u64 first = start;
+
+	if (eo->alignment > 1 && !IS_ALIGNED(start, eo->alignment))
+		first = round_up(start, eo->alignment);
+	return first >= start && first <= end && size <= end - first;
+}
+
+/*
+ * Too big to fit even in an empty GTT: -ENOSPC at once, before anything
+ * is evicted or waited for.  The padded sizes are summed with an
+ * overflow check (pad_to_size is any page multiple the user chose).
+ */
 static int exec_check_fit(struct i915_exec *eb)
 {
 	struct i915_gtt *gtt = &eb->i915->gtt;
-	u64 need = 0, room;
+	const struct i915_exec_object *eo;
+	u64 start, end, need = 0, room;
 	unsigned int i;
 
-	for (i = 0; i < eb->count; i++)
-		if (!eb->objects[i].obj->pin_count)
-			need += exec_object_size(&eb->objects[i]);
-
 	mutex_lock(&gtt->lock);
+	start = gtt->start;
+	end = gtt->end;
 	room = gtt->end - gtt->start - gtt->pinned_bytes;
 	mutex_unlock(&gtt->lock);
+
+	for (i = 0; i < eb->count; i++) {
+		eo = &eb->objects[i];
+		if (eo->obj->pin_count)
+			continue;
+		if (!exec_object_fits(eo, start, end) ||
+		    check_add_overflow(need, exec_object_size(eo), &need))
+			goto nospc;
+	}
 	if (need <= room)
 		return 0;
-	drm_dbg(&eb->i915->drm, "exec: %llu bytes, the GTT has %llu\n", need,
-		room);
+nospc:
+	drm_dbg(&eb->i915->drm, "exec: %u objects cannot fit in the GTT (%llu bytes free)\n",
+		eb->count, room);
 	return -ENOSPC;
 }
 
