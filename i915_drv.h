@@ -308,11 +308,17 @@ static inline struct i915_device *obj_to_i915(struct i915_gem_object *obj)
  *	reference (linked by &i915_gem_object.ww_link)
  * @contended: the object whose lock answered -EDEADLK, with a reference:
  *	i915_ww_backoff() waits for it before the caller starts over
+ * @prelocked: the object i915_ww_backoff() locked (it is on @locked) and
+ *	that no i915_ww_lock() of the new round has claimed yet, or NULL
+ * @last_contended: the object of the last backoff, only compared (no
+ *	reference), to count a context bouncing on the same lock
  */
 struct i915_ww {
 	struct ww_acquire_ctx ctx;
 	struct list_head locked;
 	struct i915_gem_object *contended;
+	struct i915_gem_object *prelocked;
+	const struct i915_gem_object *last_contended;
 };
 
 struct drm_clip_rect;
@@ -539,6 +545,9 @@ void i915_ww_unlock(struct i915_ww *ww, struct i915_gem_object *obj);
 void i915_ww_unlock_all(struct i915_ww *ww);
 int i915_ww_backoff(struct i915_ww *ww);
 void i915_ww_fini(struct i915_ww *ww);
+bool i915_ww_holds(const struct i915_ww *ww,
+		   const struct i915_gem_object *obj);
+void i915_ww_stats(u64 *backoffs, u64 *repeats);
 
 /* drm_gem.c: the device-independent half (objects on shmfs, handles) */
 struct i915_gem_object *i915_gem_object_create(struct i915_device *i915,

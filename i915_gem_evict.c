@@ -32,11 +32,6 @@
 #include "i915_drv.h"
 #include "i915_trace.h"
 
-static bool evict_locked_by(struct i915_gem_object *obj, struct i915_ww *ww)
-{
-	return ww && dma_resv_locking_ctx(obj->base.resv) == &ww->ctx;
-}
-
 /*
  * May the scan consider @obj?  Under the GTT lock; @pin_count is read
  * without the object's lock and checked again once it is taken.
@@ -45,7 +40,7 @@ static bool evict_candidate(struct i915_gem_object *obj, struct i915_ww *ww,
 			    bool busy)
 {
 	if (READ_ONCE(obj->pin_count) || obj->evicting ||
-	    evict_locked_by(obj, ww))
+	    i915_ww_holds(ww, obj))
 		return false;
 	if (busy)
 		return true;
@@ -109,7 +104,7 @@ static int evict_scan(struct i915_gtt *gtt, struct i915_ww *ww,
 /* Lock one victim (unless the caller holds it), wait for it, unbind it. */
 static int evict_one(struct i915_gem_object *obj, struct i915_ww *ww)
 {
-	bool own = evict_locked_by(obj, ww);
+	bool own = i915_ww_holds(ww, obj);
 	int ret = 0;
 
 	if (!own) {
