@@ -339,6 +339,8 @@ struct drm_i915_gem_relocation_entry;
  * @pad_to_size: GTT space to take at least (EXEC_OBJECT_PAD_TO_SIZE)
  * @read_domains: GPU domains this execbuffer reads the object through
  * @write_domain: the GPU domain it writes the object through, or 0
+ * @gpu_error: the object's &i915_gem_object.gpu_error, kept while
+ *	emission may still fail
  * @patched: a relocation in @relocs was written into the object
  */
 struct i915_exec_object {
@@ -354,6 +356,7 @@ struct i915_exec_object {
 	u64 pad_to_size;
 	u32 read_domains;
 	u32 write_domain;
+	int gpu_error;
 	bool patched;
 };
 

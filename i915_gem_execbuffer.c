@@ -320,10 +320,7 @@ static int exec_await(struct i915_exec *eb)
 	return 0;
 }
 
-/*
- * Section 7.3.1 B over the list (the domains to commit replace the new
- * ones), and the objects' last GPU error forgotten.
- */
+/* Section 7.3.1 B over the list (the domains to commit replace the new ones). */
 static void exec_domains(struct i915_exec *eb)
 {
 	struct i915_exec_object *eo;
@@ -334,8 +331,6 @@ static void exec_domains(struct i915_exec *eb)
 		i915_gem_object_gpu_domains(eo->obj, &eo->read_domains,
 					    &eo->write_domain, &eb->invalidate,
 					    &eb->flush);
-		/* A new use; a hang from here on marks the object again. */
-		WRITE_ONCE(eo->obj->gpu_error, 0);
 	}
 }
 
@@ -428,6 +423,33 @@ static u32 *exec_emit_commands(const struct i915_exec *eb, u32 *cs, u32 addr)
 	return cs;
 }
 
+/*
+ * The objects' last GPU error (-EIO after a hang) is forgotten when a new
+ * batch using them is queued, not before: an execbuffer that fails keeps
+ * it.  It is cleared just before i915_request_emit() publishes the
+ * request (from then on a hang of this batch marks the objects again,
+ * possibly at once: the model may run the batch inside the tail write)
+ * and, should the publication fail after all, given back where no newer
+ * error replaced it.
+ */
+static void exec_forget_errors(struct i915_exec *eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < eb->count; i++)
+		eb->objects[i].gpu_error = xchg(&eb->objects[i].obj->gpu_error,
+						0);
+}
+
+static void exec_restore_errors(struct i915_exec *eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < eb->count; i++)
+		cmpxchg(&eb->objects[i].obj->gpu_error, 0,
+			eb->objects[i].gpu_error);
+}
+
 /* Flush, batch(es) and breadcrumb, all or nothing, under the ring lock. */
 static int exec_emit(struct i915_exec *eb)
 {
@@ -449,8 +471,10 @@ static int exec_emit(struct i915_exec *eb)
 	cs = exec_emit_commands(eb, cs, addr);
 	i915_ring_advance(ring, cs);
 
+	exec_forget_errors(eb);
 	ret = i915_request_emit(eb->rq, eb->file);
 	if (ret) {
+		exec_restore_errors(eb);
 		i915_ring_rewind(ring, tail);
 		goto out_unlock;
 	}
