@@ -20,7 +20,12 @@
  *    checked against the list and its domains are unioned into its target
  *    (i915_reloc_check()), and the batch range is checked
  *    (i915_exec_check_batch()).  An execbuffer rejected so far has had no
- *    effect at all.
+ *    effect at all.  Then the fences to wait for are waited for, still
+ *    without a lock: the FENCE_IN sync_file, and the fences of other
+ *    drivers in the objects' dma_resv (exec_await()).  Waiting for
+ *    another device never holds a lock that other clients of the objects
+ *    need; a foreign fence that arrives before phase 4 has the locks makes
+ *    phase 4 drop them, wait and start over (exec_lock_and_bind()).
  * 3. The request is allocated and given a reference to every object
  *    (exec_create_request()), so that objects stay alive and bound until
  *    the GPU is done with them, even if their handles are closed; for
@@ -35,10 +40,8 @@
  *    phase over.
  * 5. Relocation (i915_reloc_apply()): stale presumed offsets are patched
  *    into the source objects, after each source went idle.
- * 6. Synchronisation and domains: fences of other drivers in the objects'
- *    dma_resv are waited for (exec_await()); then section 7.3.1 B
- *    (exec_domains()): CPU-written objects are clflushed, and the GPU
- *    caches to flush and invalidate are gathered.
+ * 6. Domains: section 7.3.1 B (exec_domains()): CPU-written objects are
+ *    clflushed, and the GPU caches to flush and invalidate are gathered.
  * 7. Emission, under the ring lock (exec_emit()): one MI_FLUSH with the
  *    gathered bits, the batch (MI_BATCH_BUFFER_START, non-secure unless a
  *    privileged client asked for I915_EXEC_SECURE), once per cliprect
@@ -284,40 +287,73 @@ static int exec_create_request(struct i915_exec *eb)
 /* -------------------------------------------------------------------- */
 /* Phase 6: synchronisation and domains                                  */
 
-/* Fences of other timelines (imported dma-bufs) in one object's resv. */
-static int exec_await_object(struct i915_exec *eb,
-			     struct i915_exec_object *eo)
+/*
+ * Fences of other timelines (other drivers, through shared dma-bufs) in
+ * the objects' dma_resv are waited for on the CPU, but never with a lock
+ * held: one client waiting for another device must not stall every user
+ * of its objects.  exec_await() waits before the locks are taken; under
+ * them exec_foreign_fence() only looks, and a fence added meanwhile makes
+ * exec_locked() drop every lock, wait and start over.
+ */
+static enum dma_resv_usage exec_await_usage(const struct i915_exec_object *eo)
 {
-	u64 own = eb->i915->ring.fence_context;
-	struct dma_resv_iter cursor;
-	struct dma_fence *fence;
-	long ret;
-
-	dma_resv_for_each_fence(&cursor, eo->obj->base.resv,
-				dma_resv_usage_rw(eo->flags & EXEC_OBJECT_WRITE),
-				fence) {
-		if (fence->context == own)
-			continue; /* the ring runs in order */
-		ret = dma_fence_wait(fence, true);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return dma_resv_usage_rw(eo->flags & EXEC_OBJECT_WRITE);
 }
 
+static bool exec_fence_foreign(const struct i915_exec *eb,
+			       struct dma_fence *fence)
+{
+	/* The ring runs in order: its own fences need no wait. */
+	return fence->context != eb->i915->ring.fence_context;
+}
+
+/* No lock held: wait for the foreign fences of every object. */
 static int exec_await(struct i915_exec *eb)
 {
+	struct i915_exec_object *eo;
+	struct dma_resv_iter cursor;
+	struct dma_fence *fence;
 	unsigned int i;
-	int ret;
+	long ret = 0;
+
+	for (i = 0; i < eb->count && !ret; i++) {
+		eo = &eb->objects[i];
+		if (eo->flags & EXEC_OBJECT_ASYNC)
+			continue;
+		dma_resv_iter_begin(&cursor, eo->obj->base.resv,
+				    exec_await_usage(eo));
+		dma_resv_for_each_fence_unlocked(&cursor, fence) {
+			if (!exec_fence_foreign(eb, fence))
+				continue;
+			ret = dma_fence_wait(fence, true);
+			if (ret)
+				break;
+		}
+		dma_resv_iter_end(&cursor);
+	}
+	return ret;
+}
+
+/* Every object locked: a foreign fence still pending, with a reference. */
+static struct dma_fence *exec_foreign_fence(struct i915_exec *eb)
+{
+	struct i915_exec_object *eo;
+	struct dma_resv_iter cursor;
+	struct dma_fence *fence;
+	unsigned int i;
 
 	for (i = 0; i < eb->count; i++) {
-		if (eb->objects[i].flags & EXEC_OBJECT_ASYNC)
+		eo = &eb->objects[i];
+		if (eo->flags & EXEC_OBJECT_ASYNC)
 			continue;
-		ret = exec_await_object(eb, &eb->objects[i]);
-		if (ret)
-			return ret;
+		dma_resv_for_each_fence(&cursor, eo->obj->base.resv,
+					exec_await_usage(eo), fence) {
+			if (exec_fence_foreign(eb, fence) &&
+			    !dma_fence_is_signaled(fence))
+				return dma_fence_get(fence);
+		}
 	}
-	return 0;
+	return NULL;
 }
 
 /* Section 7.3.1 B over the list (the domains to commit replace the new ones). */
@@ -503,26 +539,47 @@ static void exec_publish(struct i915_exec *eb)
 	}
 }
 
+/*
+ * Phase 4, and a foreign fence that came since exec_await(): every lock
+ * dropped, the fence waited for, and phase 4 again.
+ */
+static int exec_lock_and_bind(struct i915_exec *eb)
+{
+	struct dma_fence *fence;
+	long ret;
+
+	for (;;) {
+		ret = i915_exec_lock_and_bind(eb);
+		if (!ret) {
+			fence = exec_foreign_fence(eb);
+			if (!fence)
+				return 0;
+			i915_ww_unlock_all(&eb->ww);
+			ret = dma_fence_wait(fence, true);
+			dma_fence_put(fence);
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (ret != -EDEADLK)
+			return ret;
+		ret = i915_ww_backoff(&eb->ww);
+		if (ret)
+			return ret;
+	}
+}
+
 /* Phases 4 to 8, between taking the first lock and dropping the last. */
 static int exec_locked(struct i915_exec *eb)
 {
 	int ret;
 
 	i915_ww_init(&eb->ww);
-	for (;;) {
-		ret = i915_exec_lock_and_bind(eb);
-		if (ret != -EDEADLK)
-			break;
-		ret = i915_ww_backoff(&eb->ww);
-		if (ret)
-			break;
-	}
+	ret = exec_lock_and_bind(eb);
 
 	/* NO_RELOC: the user vouches for every presumed offset if none moved. */
 	if (!ret && (!(eb->flags & I915_EXEC_NO_RELOC) || eb->moved))
 		ret = i915_reloc_apply(eb);
-	if (!ret)
-		ret = exec_await(eb);
 	if (!ret) {
 		exec_domains(eb);
 		ret = exec_emit(eb);
@@ -574,8 +631,11 @@ static int exec_prepare(struct i915_exec *eb)
 		ret = i915_reloc_check(eb);
 	if (!ret)
 		ret = i915_exec_check_batch(eb);
+	/* FENCE_IN and foreign fences: waited for before any lock. */
 	if (!ret && eb->in_fence)
 		ret = dma_fence_wait(eb->in_fence, true);
+	if (!ret)
+		ret = exec_await(eb);
 	if (!ret)
 		ret = exec_create_request(eb);
 	return ret;
