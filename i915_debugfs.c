@@ -141,6 +141,7 @@ static int i915_exec_stats_show(struct seq_file *m, void *unused)
 	i915_ww_stats(&backoffs, &repeats);
 	seq_printf(m, "ww_backoffs: %llu\n", backoffs);
 	seq_printf(m, "ww_repeats: %llu\n", repeats);
+	seq_printf(m, "reloc_refaults: %llu\n", i915_reloc_stats());
 	return 0;
 }
 

@@ -327,12 +327,12 @@ struct drm_i915_gem_relocation_entry;
 /**
  * struct i915_exec_object - one entry of an execbuffer's object list
  * @obj: the object, with a reference from the lookup
- * @relocs: kernel copy of its relocation entries; once checked, each
- *	entry's target_handle holds the target's index in the list
- * @user_relocs: where they came from, for writing presumed offsets back
+ * @user_relocs: its relocation entries in user memory (read in chunks,
+ *	never copied whole: see i915_gem_relocate.c)
  * @user_offset: the entry's offset field in the user's list
  * @handle: the user's handle
- * @relocation_count: entries in @relocs
+ * @relocation_count: entries at @user_relocs
+ * @relocs_applied: entries the last i915_reloc_apply() pass went through
  * @flags: EXEC_OBJECT_* flags (v1 entries have none)
  * @alignment: required GTT alignment, 0 or a power of two
  * @offset: in: softpin address or presumed offset; out: the GTT address
@@ -341,15 +341,15 @@ struct drm_i915_gem_relocation_entry;
  * @write_domain: the GPU domain it writes the object through, or 0
  * @gpu_error: the object's &i915_gem_object.gpu_error, kept while
  *	emission may still fail
- * @patched: a relocation in @relocs was written into the object
+ * @patched: a relocation was written into the object
  */
 struct i915_exec_object {
 	struct i915_gem_object *obj;
-	struct drm_i915_gem_relocation_entry *relocs;
 	struct drm_i915_gem_relocation_entry __user *user_relocs;
 	u64 __user *user_offset;
 	u32 handle;
 	u32 relocation_count;
+	u32 relocs_applied;
 	u64 flags;
 	u64 alignment;
 	u64 offset;
@@ -399,6 +399,9 @@ struct i915_exec_handle {
  * @moved: an object was bound somewhere other than its entry's offset,
  *	so I915_EXEC_NO_RELOC cannot skip the relocations
  * @emitted: @rq is in the ring (a fence now, no longer discardable)
+ * @reloc_fault: the relocation chunk i915_reloc_apply() could not read
+ *	without a page fault (it answered -EAGAIN)
+ * @reloc_fault_len: its length in bytes
  */
 struct i915_exec {
 	struct i915_device *i915;
@@ -423,6 +426,8 @@ struct i915_exec {
 	u32 flush;
 	bool moved;
 	bool emitted;
+	const void __user *reloc_fault;
+	size_t reloc_fault_len;
 };
 
 /* i915_drv.c */
@@ -528,10 +533,10 @@ int i915_exec_check_batch(struct i915_exec *eb);
 int i915_exec_lock_and_bind(struct i915_exec *eb);
 
 /* i915_gem_relocate.c: the relocations of one execbuffer */
-int i915_reloc_copy_in(struct i915_exec *eb);
-void i915_reloc_free(struct i915_exec *eb);
 int i915_reloc_check(struct i915_exec *eb);
 int i915_reloc_apply(struct i915_exec *eb);
+int i915_reloc_fault_in(struct i915_exec *eb);
+u64 i915_reloc_stats(void);
 void i915_reloc_write_back(struct i915_exec *eb);
 
 /* i915_gem_evict.c: making room in the GTT */

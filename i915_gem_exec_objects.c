@@ -77,7 +77,7 @@ static int exec_check_duplicates(struct i915_exec *eb)
 	unsigned int i;
 	int ret = 0;
 
-	objs = kvmalloc_array(eb->count, sizeof(*objs), GFP_KERNEL);
+	objs = kvmalloc_array(eb->count, sizeof(*objs), GFP_KERNEL_ACCOUNT);
 	if (!objs)
 		return -ENOMEM;
 	for (i = 0; i < eb->count; i++)
@@ -114,7 +114,7 @@ static int exec_check_fixed_overlap(struct i915_exec *eb)
 	unsigned int i, n = 0;
 	int ret = 0;
 
-	fixed = kvmalloc_array(eb->count, sizeof(*fixed), GFP_KERNEL);
+	fixed = kvmalloc_array(eb->count, sizeof(*fixed), GFP_KERNEL_ACCOUNT);
 	if (!fixed)
 		return -ENOMEM;
 	for (i = 0; i < eb->count; i++)
@@ -150,7 +150,7 @@ static int exec_build_handles(struct i915_exec *eb)
 		return 0;
 
 	eb->handles = kvmalloc_array(eb->count, sizeof(*eb->handles),
-				     GFP_KERNEL);
+				     GFP_KERNEL_ACCOUNT);
 	if (!eb->handles)
 		return -ENOMEM;
 	for (i = 0; i < eb->count; i++) {

@@ -8,11 +8,13 @@
  *
  * 1. Copy-in, no lock held.  The ioctl checks every argument field
  *    (exec2_check_args(), exec_check_submit()) and copies the object list
- *    (exec_copy_objects()), the cliprects
- *    (exec1_copy_cliprects()) and every relocation array
- *    (i915_reloc_copy_in() in i915_gem_relocate.c) into kernel memory.
- *    From here until the write-back no user memory is touched, so no
- *    page fault can happen under a driver lock.
+ *    (exec_copy_objects()) and the cliprects (exec1_copy_cliprects())
+ *    into kernel memory, charged to the caller's memory cgroup
+ *    (GFP_KERNEL_ACCOUNT, as every allocation sized by the caller here).
+ *    The relocation arrays are not copied: i915_gem_relocate.c reads
+ *    them in small chunks, in phase 2 and again in phase 5, where no
+ *    page fault is taken under a driver lock (a chunk that is not
+ *    resident drops the locks, is faulted in and phase 4 starts over).
  * 2. Lookup and validation, no lock held (i915_gem_exec_objects.c): each
  *    handle is looked up once (i915_exec_lookup(): a missing one is
  *    -ENOENT, an object listed twice -EINVAL), the object flags,
@@ -39,7 +41,9 @@
  *    fragmented.  -EDEADLK from any lock drops everything and starts this
  *    phase over.
  * 5. Relocation (i915_reloc_apply()): stale presumed offsets are patched
- *    into the source objects, after each source went idle.
+ *    into the source objects, after each source went idle.  A relocation
+ *    chunk not resident in memory: every lock dropped, the chunk faulted
+ *    in (i915_reloc_fault_in()), phase 4 again.
  * 6. Domains: section 7.3.1 B (exec_domains()): CPU-written objects are
  *    clflushed, and the GPU caches to flush and invalidate are gathered.
  * 7. Emission, under the ring lock (exec_emit()): one MI_FLUSH with the
@@ -168,7 +172,8 @@ static int exec_init(struct i915_exec *eb, struct drm_device *dev,
 	eb->file = file;
 	eb->out_fence_fd = -1;
 	eb->objects = kvcalloc(count, sizeof(*eb->objects),
-			       GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
+			       GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
+			       __GFP_RETRY_MAYFAIL);
 	if (!eb->objects)
 		return -ENOMEM;
 	eb->count = count;
@@ -223,7 +228,7 @@ static int exec1_copy_cliprects(struct i915_exec *eb,
 	}
 
 	eb->cliprects = kvmalloc_array(args->num_cliprects, sizeof(*rect),
-				       GFP_KERNEL);
+				       GFP_KERNEL_ACCOUNT);
 	if (!eb->cliprects)
 		return -ENOMEM;
 	eb->num_cliprects = args->num_cliprects;
@@ -575,11 +580,19 @@ static int exec_locked(struct i915_exec *eb)
 	int ret;
 
 	i915_ww_init(&eb->ww);
-	ret = exec_lock_and_bind(eb);
-
-	/* NO_RELOC: the user vouches for every presumed offset if none moved. */
-	if (!ret && (!(eb->flags & I915_EXEC_NO_RELOC) || eb->moved))
-		ret = i915_reloc_apply(eb);
+	for (;;) {
+		ret = exec_lock_and_bind(eb);
+		/* NO_RELOC: the user vouches for the offsets if none moved. */
+		if (!ret && (!(eb->flags & I915_EXEC_NO_RELOC) || eb->moved))
+			ret = i915_reloc_apply(eb);
+		if (ret != -EAGAIN || !eb->reloc_fault)
+			break;
+		/* A relocation chunk was not resident: fault it in unlocked. */
+		i915_ww_unlock_all(&eb->ww);
+		ret = i915_reloc_fault_in(eb);
+		if (ret)
+			break;
+	}
 	if (!ret) {
 		exec_domains(eb);
 		ret = exec_emit(eb);
@@ -625,8 +638,6 @@ static int exec_prepare(struct i915_exec *eb)
 	int ret;
 
 	ret = i915_exec_lookup(eb);
-	if (!ret)
-		ret = i915_reloc_copy_in(eb);
 	if (!ret)
 		ret = i915_reloc_check(eb);
 	if (!ret)
@@ -677,7 +688,6 @@ static void exec_fini(struct i915_exec *eb)
 		put_unused_fd(eb->out_fence_fd);
 	if (eb->in_fence)
 		dma_fence_put(eb->in_fence);
-	i915_reloc_free(eb);
 	kvfree(eb->handles);
 	kvfree(eb->cliprects);
 	for (i = 0; i < eb->count; i++)

@@ -155,7 +155,7 @@ struct i915_request *i915_request_create(struct i915_device *i915,
 		       rq->ring->fence_context, 0);
 	if (max_objects) {
 		rq->objects = kvmalloc_array(max_objects, sizeof(*rq->objects),
-					     GFP_KERNEL);
+					     GFP_KERNEL_ACCOUNT);
 		if (!rq->objects) {
 			dma_fence_put(&rq->fence);
 			return ERR_PTR(-ENOMEM);
