@@ -357,6 +357,9 @@ int i915_reloc_apply(struct i915_exec *eb)
  * @eb: the execbuffer, no lock held, after i915_reloc_apply() answered
  *	-EAGAIN
  *
+ * Forgets how far the failed pass went: until the next pass completes,
+ * every entry of a patched object counts as not reached.
+ *
  * Return: 0, -EFAULT if the chunk cannot be read at all, or
  * -ERESTARTSYS if a signal is pending (a user who keeps unmapping the
  * array can still be interrupted).
@@ -364,9 +367,13 @@ int i915_reloc_apply(struct i915_exec *eb)
 int i915_reloc_fault_in(struct i915_exec *eb)
 {
 	const char __user *chunk = eb->reloc_fault;
+	unsigned int i;
 
 	eb->reloc_fault = NULL;
 	atomic64_inc(&reloc_refaults);
+	/* The next pass binds again: what this one patched may move. */
+	for (i = 0; i < eb->count; i++)
+		eb->objects[i].relocs_applied = 0;
 	if (signal_pending(current))
 		return -ERESTARTSYS;
 	if (fault_in_readable(chunk, eb->reloc_fault_len))
