@@ -4,6 +4,8 @@
  * overlapping object lists in opposite orders, so that their ww acquire
  * contexts keep answering -EDEADLK to each other.
  *
+ * Six processes, each with a private object first and then 32 shared
+ * ones, ascending or descending from one of three starting points.
  * Every process must make progress, and no context may back off twice in
  * a row for the same lock: the backoff keeps the lock it waited for
  * (as drm_exec and upstream do), so the next round cannot lose it to the
@@ -16,8 +18,8 @@
 
 #include "exec.h"
 
-#define NPROC		4
-#define NOBJ		48
+#define NPROC		6
+#define NOBJ		32
 #define SECONDS		6
 
 struct shared {
@@ -40,7 +42,7 @@ static void exec_stats(int fd, long long *backoffs, long long *repeats)
 static int contender(void *arg)
 {
 	const struct shared *sh = arg;
-	struct drm_i915_gem_exec_object2 obj[NOBJ + 1];
+	struct drm_i915_gem_exec_object2 obj[NOBJ + 2];
 	struct drm_i915_gem_execbuffer2 eb = { };
 	int fd = drm_open_driver();
 	uint32_t handles[NOBJ];
@@ -50,17 +52,21 @@ static int contender(void *arg)
 	for (i = 0; i < NOBJ; i++)
 		handles[i] = gem_open(fd, sh->names[i]);
 	memset(obj, 0, sizeof(obj));
+	/*
+	 * A private object first, so that the first shared lock is never
+	 * the context's first (which waits instead of answering -EDEADLK).
+	 */
+	obj[0].handle = gem_create(fd, PAGE_SZ);
 	for (i = 0; i < NOBJ; i++) {
 		/* even processes ascending, odd ones descending */
 		k = sh->index & 1 ? NOBJ - 1 - i : i;
-		obj[i].handle = handles[k];
-		/* a rotation per process: the orders cross everywhere */
-		if (sh->index & 2)
-			obj[i].handle = handles[(k + NOBJ / 2) % NOBJ];
+		/* a rotation per pair of processes: the orders cross */
+		k = (k + (sh->index / 2) * NOBJ / 3) % NOBJ;
+		obj[1 + i].handle = handles[k];
 	}
-	obj[NOBJ].handle = bbe_create(fd, 0);
+	obj[NOBJ + 1].handle = bbe_create(fd, 0);
 	eb.buffers_ptr = to_user_pointer(obj);
-	eb.buffer_count = NOBJ + 1;
+	eb.buffer_count = NOBJ + 2;
 
 	t0 = igt_now();
 	while (igt_now() - t0 < SECONDS) {
