@@ -13,7 +13,10 @@
  * (i915_gem_evict.c) makes room from objects outside this execbuffer; if
  * this execbuffer's own objects fragment the space, they are unbound and
  * bound again in one go.  A set of objects that cannot fit in the GTT
- * together fails with -ENOSPC at once, before anything is evicted.
+ * together (an object, padded or aligned, larger than the managed range,
+ * or padded sizes whose sum overflows or exceeds the room left by pinned
+ * objects) fails with -ENOSPC at once, before anything is evicted or
+ * waited for.
  */
 
 #include <uapi/drm/i915_drm.h>
