@@ -101,10 +101,14 @@ static int evict_scan(struct i915_gtt *gtt, struct i915_ww *ww,
 	return ret == -ENOSPC && others ? -EAGAIN : ret;
 }
 
-/* Lock one victim (unless the caller holds it), wait for it, unbind it. */
+/*
+ * Lock one victim (unless the caller holds it), wait for it, unbind it.
+ * The victim a backoff kept locked stays locked to the end: it was the
+ * context's first lock, which lockdep wants dropped last.
+ */
 static int evict_one(struct i915_gem_object *obj, struct i915_ww *ww)
 {
-	bool own = i915_ww_holds(ww, obj);
+	bool own = i915_ww_holds(ww, obj) || obj == ww->prelocked;
 	int ret = 0;
 
 	if (!own) {

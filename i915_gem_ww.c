@@ -98,17 +98,18 @@ void i915_ww_unlock(struct i915_ww *ww, struct i915_gem_object *obj)
 /**
  * i915_ww_unlock_all - drop every lock the context holds
  * @ww: the context, which stays usable
+ *
+ * In the reverse order of locking, as drm_exec does: lockdep merges the
+ * locks of one acquire context into the entry of the first, so that one
+ * must be dropped (and its object perhaps freed) last.
  */
 void i915_ww_unlock_all(struct i915_ww *ww)
 {
-	struct i915_gem_object *obj;
-
 	ww->last_contended = NULL;
-
-	while ((obj = list_first_entry_or_null(&ww->locked,
-					       struct i915_gem_object,
-					       ww_link)))
-		i915_ww_unlock(ww, obj);
+	while (!list_empty(&ww->locked))
+		i915_ww_unlock(ww, list_last_entry(&ww->locked,
+						   struct i915_gem_object,
+						   ww_link));
 }
 
 /**
