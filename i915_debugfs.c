@@ -135,8 +135,21 @@ static int i915_ring_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
+/* Module-wide counters of the execbuffer path (tests read them). */
+static int i915_exec_stats_show(struct seq_file *m, void *unused)
+{
+	u64 backoffs, repeats;
+
+	i915_ww_stats(&backoffs, &repeats);
+	seq_printf(m, "ww_backoffs: %llu\n", backoffs);
+	seq_printf(m, "ww_repeats: %llu\n", repeats);
+	seq_printf(m, "reloc_refaults: %llu\n", i915_reloc_stats());
+	return 0;
+}
+
 static const struct drm_info_list i915_debugfs_list[] = {
 	{ "i915_capabilities", i915_capabilities_show, 0 },
+	{ "i915_exec_stats", i915_exec_stats_show, 0 },
 	{ "i915_gem_objects", i915_gem_objects_show, 0 },
 	{ "i915_gtt", i915_gtt_show, 0 },
 	{ "i915_interrupt_info", i915_interrupt_info_show, 0 },

@@ -341,11 +341,17 @@ static inline struct i915_device *obj_to_i915(struct i915_gem_object *obj)
  *	reference (linked by &i915_gem_object.ww_link)
  * @contended: the object whose lock answered -EDEADLK, with a reference:
  *	i915_ww_backoff() waits for it before the caller starts over
+ * @prelocked: the object i915_ww_backoff() locked (it is on @locked) and
+ *	that no i915_ww_lock() of the new round has claimed yet, or NULL
+ * @last_contended: the object of the last backoff, only compared (no
+ *	reference), to count a context bouncing on the same lock
  */
 struct i915_ww {
 	struct ww_acquire_ctx ctx;
 	struct list_head locked;
 	struct i915_gem_object *contended;
+	struct i915_gem_object *prelocked;
+	const struct i915_gem_object *last_contended;
 };
 
 struct drm_clip_rect;
@@ -354,33 +360,36 @@ struct drm_i915_gem_relocation_entry;
 /**
  * struct i915_exec_object - one entry of an execbuffer's object list
  * @obj: the object, with a reference from the lookup
- * @relocs: kernel copy of its relocation entries; once checked, each
- *	entry's target_handle holds the target's index in the list
- * @user_relocs: where they came from, for writing presumed offsets back
+ * @user_relocs: its relocation entries in user memory (read in chunks,
+ *	never copied whole: see i915_gem_relocate.c)
  * @user_offset: the entry's offset field in the user's list
  * @handle: the user's handle
- * @relocation_count: entries in @relocs
+ * @relocation_count: entries at @user_relocs
+ * @relocs_applied: entries the last i915_reloc_apply() pass went through
  * @flags: EXEC_OBJECT_* flags (v1 entries have none)
  * @alignment: required GTT alignment, 0 or a power of two
  * @offset: in: softpin address or presumed offset; out: the GTT address
  * @pad_to_size: GTT space to take at least (EXEC_OBJECT_PAD_TO_SIZE)
  * @read_domains: GPU domains this execbuffer reads the object through
  * @write_domain: the GPU domain it writes the object through, or 0
- * @patched: a relocation in @relocs was written into the object
+ * @gpu_error: the object's &i915_gem_object.gpu_error, kept while
+ *	emission may still fail
+ * @patched: a relocation was written into the object
  */
 struct i915_exec_object {
 	struct i915_gem_object *obj;
-	struct drm_i915_gem_relocation_entry *relocs;
 	struct drm_i915_gem_relocation_entry __user *user_relocs;
 	u64 __user *user_offset;
 	u32 handle;
 	u32 relocation_count;
+	u32 relocs_applied;
 	u64 flags;
 	u64 alignment;
 	u64 offset;
 	u64 pad_to_size;
 	u32 read_domains;
 	u32 write_domain;
+	int gpu_error;
 	bool patched;
 };
 
@@ -414,6 +423,8 @@ struct i915_exec_handle {
  * @ww: the dma_resv locks of the objects (and of eviction victims)
  * @in_fence: I915_EXEC_FENCE_IN: waited for before the batch is queued
  * @out_fence_fd: I915_EXEC_FENCE_OUT: the reserved fd, else -1
+ * @out_fence: I915_EXEC_FENCE_OUT: the sync_file of @rq's fence, made
+ *	before emission and installed in @out_fence_fd after it
  * @rq: the request, from when it is allocated
  * @invalidate: GPU domains whose caches the MI_FLUSH before the batch
  *	invalidates
@@ -421,6 +432,9 @@ struct i915_exec_handle {
  * @moved: an object was bound somewhere other than its entry's offset,
  *	so I915_EXEC_NO_RELOC cannot skip the relocations
  * @emitted: @rq is in the ring (a fence now, no longer discardable)
+ * @reloc_fault: the relocation chunk i915_reloc_apply() could not read
+ *	without a page fault (it answered -EAGAIN)
+ * @reloc_fault_len: its length in bytes
  */
 struct i915_exec {
 	struct i915_device *i915;
@@ -439,11 +453,14 @@ struct i915_exec {
 	struct i915_ww ww;
 	struct dma_fence *in_fence;
 	int out_fence_fd;
+	struct sync_file *out_fence;
 	struct i915_request *rq;
 	u32 invalidate;
 	u32 flush;
 	bool moved;
 	bool emitted;
+	const void __user *reloc_fault;
+	size_t reloc_fault_len;
 };
 
 /* i915_drv.c */
@@ -565,10 +582,10 @@ int i915_exec_check_batch(struct i915_exec *eb);
 int i915_exec_lock_and_bind(struct i915_exec *eb);
 
 /* i915_gem_relocate.c: the relocations of one execbuffer */
-int i915_reloc_copy_in(struct i915_exec *eb);
-void i915_reloc_free(struct i915_exec *eb);
 int i915_reloc_check(struct i915_exec *eb);
 int i915_reloc_apply(struct i915_exec *eb);
+int i915_reloc_fault_in(struct i915_exec *eb);
+u64 i915_reloc_stats(void);
 void i915_reloc_write_back(struct i915_exec *eb);
 
 /* i915_gem_evict.c: making room in the GTT */
@@ -586,6 +603,9 @@ void i915_ww_unlock(struct i915_ww *ww, struct i915_gem_object *obj);
 void i915_ww_unlock_all(struct i915_ww *ww);
 int i915_ww_backoff(struct i915_ww *ww);
 void i915_ww_fini(struct i915_ww *ww);
+bool i915_ww_holds(const struct i915_ww *ww,
+		   const struct i915_gem_object *obj);
+void i915_ww_stats(u64 *backoffs, u64 *repeats);
 
 /* drm_gem.c: the device-independent half (objects on shmfs, handles) */
 struct i915_gem_object *i915_gem_object_create(struct i915_device *i915,

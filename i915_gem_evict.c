@@ -35,11 +35,6 @@
 #include "i915_reg.h"
 #include "i915_trace.h"
 
-static bool evict_locked_by(struct i915_gem_object *obj, struct i915_ww *ww)
-{
-	return ww && dma_resv_locking_ctx(obj->base.resv) == &ww->ctx;
-}
-
 /*
  * May the scan consider @obj?  Under the GTT lock; @pin_count is read
  * without the object's lock and checked again once it is taken.
@@ -48,7 +43,7 @@ static bool evict_candidate(struct i915_gem_object *obj, struct i915_ww *ww,
 			    bool busy)
 {
 	if (READ_ONCE(obj->pin_count) || obj->evicting ||
-	    evict_locked_by(obj, ww))
+	    i915_ww_holds(ww, obj))
 		return false;
 	if (busy)
 		return true;
@@ -109,10 +104,14 @@ static int evict_scan(struct i915_gtt *gtt, struct i915_ww *ww,
 	return ret == -ENOSPC && others ? -EAGAIN : ret;
 }
 
-/* Lock one victim (unless the caller holds it), wait for it, unbind it. */
+/*
+ * Lock one victim (unless the caller holds it), wait for it, unbind it.
+ * The victim a backoff kept locked stays locked to the end: it was the
+ * context's first lock, which lockdep wants dropped last.
+ */
 static int evict_one(struct i915_gem_object *obj, struct i915_ww *ww)
 {
-	bool own = evict_locked_by(obj, ww);
+	bool own = i915_ww_holds(ww, obj) || obj == ww->prelocked;
 	int ret = 0;
 
 	if (!own) {

@@ -13,11 +13,15 @@
  * (i915_gem_evict.c) makes room from objects outside this execbuffer; if
  * this execbuffer's own objects fragment the space, they are unbound and
  * bound again in one go.  A set of objects that cannot fit in the GTT
- * together fails with -ENOSPC at once, before anything is evicted.
+ * together (an object, padded or aligned, larger than the managed range,
+ * or padded sizes whose sum overflows or exceeds the room left by pinned
+ * objects) fails with -ENOSPC at once, before anything is evicted or
+ * waited for.
  */
 
 #include <uapi/drm/i915_drm.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/sort.h>
 
 #include "i915_drv.h"
@@ -77,7 +81,7 @@ static int exec_check_duplicates(struct i915_exec *eb)
 	unsigned int i;
 	int ret = 0;
 
-	objs = kvmalloc_array(eb->count, sizeof(*objs), GFP_KERNEL);
+	objs = kvmalloc_array(eb->count, sizeof(*objs), GFP_KERNEL_ACCOUNT);
 	if (!objs)
 		return -ENOMEM;
 	for (i = 0; i < eb->count; i++)
@@ -120,7 +124,7 @@ static int exec_check_fixed_overlap(struct i915_exec *eb, bool colors)
 	unsigned int i, n = 0;
 	int ret = 0;
 
-	fixed = kvmalloc_array(eb->count, sizeof(*fixed), GFP_KERNEL);
+	fixed = kvmalloc_array(eb->count, sizeof(*fixed), GFP_KERNEL_ACCOUNT);
 	if (!fixed)
 		return -ENOMEM;
 	for (i = 0; i < eb->count; i++)
@@ -161,7 +165,7 @@ static int exec_build_handles(struct i915_exec *eb)
 		return 0;
 
 	eb->handles = kvmalloc_array(eb->count, sizeof(*eb->handles),
-				     GFP_KERNEL);
+				     GFP_KERNEL_ACCOUNT);
 	if (!eb->handles)
 		return -ENOMEM;
 	for (i = 0; i < eb->count; i++) {
@@ -259,24 +263,53 @@ int i915_exec_check_batch(struct i915_exec *eb)
 	return 0;
 }
 
-/* Too big to fit even in an empty GTT: -ENOSPC before evicting anything. */
+/*
+ * Can @eo fit in [start, end) at all?  Its size, and the first offset
+ * its alignment allows, within the range (softpinned objects were
+ * checked against it in exec_check_object()).
+ */
+static bool exec_object_fits(const struct i915_exec_object *eo, u64 start,
+			     u64 end)
+{
+	u64 size = exec_object_size(eo);
+	u64 first = start;
+
+	if (eo->alignment > 1 && !IS_ALIGNED(start, eo->alignment))
+		first = round_up(start, eo->alignment);
+	return first >= start && first <= end && size <= end - first;
+}
+
+/*
+ * Too big to fit even in an empty GTT: -ENOSPC at once, before anything
+ * is evicted or waited for.  The padded sizes are summed with an
+ * overflow check (pad_to_size is any page multiple the user chose).
+ */
 static int exec_check_fit(struct i915_exec *eb)
 {
 	struct i915_gtt *gtt = &eb->i915->gtt;
-	u64 need = 0, room;
+	const struct i915_exec_object *eo;
+	u64 start, end, need = 0, room;
 	unsigned int i;
 
-	for (i = 0; i < eb->count; i++)
-		if (!eb->objects[i].obj->pin_count)
-			need += exec_object_size(&eb->objects[i]);
-
 	mutex_lock(&gtt->lock);
+	start = gtt->start;
+	end = gtt->end;
 	room = gtt->end - gtt->start - gtt->pinned_bytes;
 	mutex_unlock(&gtt->lock);
+
+	for (i = 0; i < eb->count; i++) {
+		eo = &eb->objects[i];
+		if (eo->obj->pin_count)
+			continue;
+		if (!exec_object_fits(eo, start, end) ||
+		    check_add_overflow(need, exec_object_size(eo), &need))
+			goto nospc;
+	}
 	if (need <= room)
 		return 0;
-	drm_dbg(&eb->i915->drm, "exec: %llu bytes, the GTT has %llu\n", need,
-		room);
+nospc:
+	drm_dbg(&eb->i915->drm, "exec: %u objects cannot fit in the GTT (%llu bytes free)\n",
+		eb->count, room);
 	return -ENOSPC;
 }
 

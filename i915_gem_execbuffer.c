@@ -8,11 +8,13 @@
  *
  * 1. Copy-in, no lock held.  The ioctl checks every argument field
  *    (exec2_check_args(), exec_check_submit()) and copies the object list
- *    (exec_copy_objects()), the cliprects
- *    (exec1_copy_cliprects()) and every relocation array
- *    (i915_reloc_copy_in() in i915_gem_relocate.c) into kernel memory.
- *    From here until the write-back no user memory is touched, so no
- *    page fault can happen under a driver lock.
+ *    (exec_copy_objects()) and the cliprects (exec1_copy_cliprects())
+ *    into kernel memory, charged to the caller's memory cgroup
+ *    (GFP_KERNEL_ACCOUNT, as every allocation sized by the caller here).
+ *    The relocation arrays are not copied: i915_gem_relocate.c reads
+ *    them in small chunks, in phase 2 and again in phase 5, where no
+ *    page fault is taken under a driver lock (a chunk that is not
+ *    resident drops the locks, is faulted in and phase 4 starts over).
  * 2. Lookup and validation, no lock held (i915_gem_exec_objects.c): each
  *    handle is looked up once (i915_exec_lookup(): a missing one is
  *    -ENOENT, an object listed twice -EINVAL), the object flags,
@@ -20,10 +22,16 @@
  *    checked against the list and its domains are unioned into its target
  *    (i915_reloc_check()), and the batch range is checked
  *    (i915_exec_check_batch()).  An execbuffer rejected so far has had no
- *    effect at all.
+ *    effect at all.  Then the fences to wait for are waited for, still
+ *    without a lock: the FENCE_IN sync_file, and the fences of other
+ *    drivers in the objects' dma_resv (exec_await()).  Waiting for
+ *    another device never holds a lock that other clients of the objects
+ *    need; a foreign fence that arrives before phase 4 has the locks makes
+ *    phase 4 drop them, wait and start over (exec_lock_and_bind()).
  * 3. The request is allocated and given a reference to every object
  *    (exec_create_request()), so that objects stay alive and bound until
- *    the GPU is done with them, even if their handles are closed.
+ *    the GPU is done with them, even if their handles are closed; for
+ *    I915_EXEC_FENCE_OUT the sync_file of its fence is made.
  * 4. Locking and binding (i915_exec_lock_and_bind()): every object's
  *    dma_resv is locked through one ww acquire context, a fence slot is
  *    reserved in each, and each object gets a GTT address: softpinned
@@ -33,11 +41,11 @@
  *    fragmented.  -EDEADLK from any lock drops everything and starts this
  *    phase over.
  * 5. Relocation (i915_reloc_apply()): stale presumed offsets are patched
- *    into the source objects, after each source went idle.
- * 6. Synchronisation and domains: fences of other drivers in the objects'
- *    dma_resv are waited for (exec_await()); then section 7.3.1 B
- *    (exec_domains()): CPU-written objects are clflushed, and the GPU
- *    caches to flush and invalidate are gathered.
+ *    into the source objects, after each source went idle.  A relocation
+ *    chunk not resident in memory: every lock dropped, the chunk faulted
+ *    in (i915_reloc_fault_in()), phase 4 again.
+ * 6. Domains: section 7.3.1 B (exec_domains()): CPU-written objects are
+ *    clflushed, and the GPU caches to flush and invalidate are gathered.
  * 7. Emission, under the ring lock (exec_emit()): one MI_FLUSH with the
  *    gathered bits, the batch (MI_BATCH_BUFFER_START, non-secure unless a
  *    privileged client asked for I915_EXEC_SECURE), once per cliprect
@@ -49,8 +57,19 @@
  *    the objects' domains are updated, and the locks are dropped.
  * 9. Write-back, no lock held: the patched presumed offsets
  *    (i915_reloc_write_back()) and the objects' GTT addresses go back to
- *    the user's arrays, and for I915_EXEC_FENCE_OUT a sync_file is
+ *    the user's arrays, and for I915_EXEC_FENCE_OUT the sync_file is
  *    installed.
+ *
+ * Emission is the point of no return: an execbuffer that fails has had
+ * no effect (no batch ran, no GTT address or fd reached the caller), and
+ * one that emitted its batch returns 0.  So everything that can fail
+ * happens before it: the FENCE_OUT fd is reserved in phase 1 and its
+ * sync_file made in phase 3 (of the request's fence, which exists from
+ * then on), and phases 8 and 9 cannot fail (a fault writing the arrays
+ * back is ignored, as upstream ignores it).  The one trace a failed
+ * execbuffer can leave is the relocation write-back: entries patched
+ * before the failure keep their new presumed_offset (see
+ * i915_gem_relocate.c).
  *
  * exec_fini() unwinds whatever of this was done.
  */
@@ -161,7 +180,8 @@ static int exec_init(struct i915_exec *eb, struct drm_device *dev,
 	eb->file = file;
 	eb->out_fence_fd = -1;
 	eb->objects = kvcalloc(count, sizeof(*eb->objects),
-			       GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
+			       GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
+			       __GFP_RETRY_MAYFAIL);
 	if (!eb->objects)
 		return -ENOMEM;
 	eb->count = count;
@@ -216,7 +236,7 @@ static int exec1_copy_cliprects(struct i915_exec *eb,
 	}
 
 	eb->cliprects = kvmalloc_array(args->num_cliprects, sizeof(*rect),
-				       GFP_KERNEL);
+				       GFP_KERNEL_ACCOUNT);
 	if (!eb->cliprects)
 		return -ENOMEM;
 	eb->num_cliprects = args->num_cliprects;
@@ -250,7 +270,11 @@ static int exec_get_fences(struct i915_exec *eb, u64 rsvd2)
 	return 0;
 }
 
-/* Phase 3: the request, holding every object until it is retired. */
+/*
+ * Phase 3: the request, holding every object until it is retired, and
+ * for FENCE_OUT the sync_file of its fence, installed only once the
+ * batch is queued.
+ */
 static int exec_create_request(struct i915_exec *eb)
 {
 	unsigned int i;
@@ -264,52 +288,88 @@ static int exec_create_request(struct i915_exec *eb)
 	}
 	for (i = 0; i < eb->count; i++)
 		i915_request_add_object(eb->rq, &eb->objects[i].obj->base);
+
+	if (eb->out_fence_fd >= 0) {
+		eb->out_fence = sync_file_create(&eb->rq->fence);
+		if (!eb->out_fence)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
 /* -------------------------------------------------------------------- */
 /* Phase 6: synchronisation and domains                                  */
 
-/* Fences of other timelines (imported dma-bufs) in one object's resv. */
-static int exec_await_object(struct i915_exec *eb,
-			     struct i915_exec_object *eo)
+/*
+ * Fences of other timelines (other drivers, through shared dma-bufs) in
+ * the objects' dma_resv are waited for on the CPU, but never with a lock
+ * held: one client waiting for another device must not stall every user
+ * of its objects.  exec_await() waits before the locks are taken; under
+ * them exec_foreign_fence() only looks, and a fence added meanwhile makes
+ * exec_locked() drop every lock, wait and start over.
+ */
+static enum dma_resv_usage exec_await_usage(const struct i915_exec_object *eo)
 {
-	u64 own = eb->i915->ring.fence_context;
-	struct dma_resv_iter cursor;
-	struct dma_fence *fence;
-	long ret;
-
-	dma_resv_for_each_fence(&cursor, eo->obj->base.resv,
-				dma_resv_usage_rw(eo->flags & EXEC_OBJECT_WRITE),
-				fence) {
-		if (fence->context == own)
-			continue; /* the ring runs in order */
-		ret = dma_fence_wait(fence, true);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return dma_resv_usage_rw(eo->flags & EXEC_OBJECT_WRITE);
 }
 
+static bool exec_fence_foreign(const struct i915_exec *eb,
+			       struct dma_fence *fence)
+{
+	/* The ring runs in order: its own fences need no wait. */
+	return fence->context != eb->i915->ring.fence_context;
+}
+
+/* No lock held: wait for the foreign fences of every object. */
 static int exec_await(struct i915_exec *eb)
 {
+	struct i915_exec_object *eo;
+	struct dma_resv_iter cursor;
+	struct dma_fence *fence;
 	unsigned int i;
-	int ret;
+	long ret = 0;
 
-	for (i = 0; i < eb->count; i++) {
-		if (eb->objects[i].flags & EXEC_OBJECT_ASYNC)
+	for (i = 0; i < eb->count && !ret; i++) {
+		eo = &eb->objects[i];
+		if (eo->flags & EXEC_OBJECT_ASYNC)
 			continue;
-		ret = exec_await_object(eb, &eb->objects[i]);
-		if (ret)
-			return ret;
+		dma_resv_iter_begin(&cursor, eo->obj->base.resv,
+				    exec_await_usage(eo));
+		dma_resv_for_each_fence_unlocked(&cursor, fence) {
+			if (!exec_fence_foreign(eb, fence))
+				continue;
+			ret = dma_fence_wait(fence, true);
+			if (ret)
+				break;
+		}
+		dma_resv_iter_end(&cursor);
 	}
-	return 0;
+	return ret;
 }
 
-/*
- * Section 7.3.1 B over the list (the domains to commit replace the new
- * ones), and the objects' last GPU error forgotten.
- */
+/* Every object locked: a foreign fence still pending, with a reference. */
+static struct dma_fence *exec_foreign_fence(struct i915_exec *eb)
+{
+	struct i915_exec_object *eo;
+	struct dma_resv_iter cursor;
+	struct dma_fence *fence;
+	unsigned int i;
+
+	for (i = 0; i < eb->count; i++) {
+		eo = &eb->objects[i];
+		if (eo->flags & EXEC_OBJECT_ASYNC)
+			continue;
+		dma_resv_for_each_fence(&cursor, eo->obj->base.resv,
+					exec_await_usage(eo), fence) {
+			if (exec_fence_foreign(eb, fence) &&
+			    !dma_fence_is_signaled(fence))
+				return dma_fence_get(fence);
+		}
+	}
+	return NULL;
+}
+
+/* Section 7.3.1 B over the list (the domains to commit replace the new ones). */
 static void exec_domains(struct i915_exec *eb)
 {
 	struct i915_exec_object *eo;
@@ -320,8 +380,6 @@ static void exec_domains(struct i915_exec *eb)
 		i915_gem_object_gpu_domains(eo->obj, &eo->read_domains,
 					    &eo->write_domain, &eb->invalidate,
 					    &eb->flush);
-		/* A new use; a hang from here on marks the object again. */
-		WRITE_ONCE(eo->obj->gpu_error, 0);
 	}
 }
 
@@ -414,6 +472,33 @@ static u32 *exec_emit_commands(const struct i915_exec *eb, u32 *cs, u32 addr)
 	return cs;
 }
 
+/*
+ * The objects' last GPU error (-EIO after a hang) is forgotten when a new
+ * batch using them is queued, not before: an execbuffer that fails keeps
+ * it.  It is cleared just before i915_request_emit() publishes the
+ * request (from then on a hang of this batch marks the objects again,
+ * possibly at once: the model may run the batch inside the tail write)
+ * and, should the publication fail after all, given back where no newer
+ * error replaced it.
+ */
+static void exec_forget_errors(struct i915_exec *eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < eb->count; i++)
+		eb->objects[i].gpu_error = xchg(&eb->objects[i].obj->gpu_error,
+						0);
+}
+
+static void exec_restore_errors(struct i915_exec *eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < eb->count; i++)
+		cmpxchg(&eb->objects[i].obj->gpu_error, 0,
+			eb->objects[i].gpu_error);
+}
+
 /* Flush, batch(es) and breadcrumb, all or nothing, under the ring lock. */
 static int exec_emit(struct i915_exec *eb)
 {
@@ -434,8 +519,10 @@ static int exec_emit(struct i915_exec *eb)
 	cs = exec_emit_commands(eb, cs, addr);
 	i915_ring_advance(ring, cs);
 
+	exec_forget_errors(eb);
 	ret = i915_request_emit(eb->rq, eb->file);
 	if (ret) {
+		exec_restore_errors(eb);
 		i915_ring_rewind(ring);
 		goto out_unlock;
 	}
@@ -464,6 +551,36 @@ static void exec_publish(struct i915_exec *eb)
 	}
 }
 
+/*
+ * Phase 4, and a foreign fence that came since exec_await(): every lock
+ * dropped, the fence waited for, and phase 4 again.
+ */
+static int exec_lock_and_bind(struct i915_exec *eb)
+{
+	struct dma_fence *fence;
+	long ret;
+
+	for (;;) {
+		ret = i915_exec_lock_and_bind(eb);
+		if (!ret) {
+			fence = exec_foreign_fence(eb);
+			if (!fence)
+				return 0;
+			i915_ww_unlock_all(&eb->ww);
+			ret = dma_fence_wait(fence, true);
+			dma_fence_put(fence);
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (ret != -EDEADLK)
+			return ret;
+		ret = i915_ww_backoff(&eb->ww);
+		if (ret)
+			return ret;
+	}
+}
+
 /* Phases 4 to 8, between taking the first lock and dropping the last. */
 static int exec_locked(struct i915_exec *eb)
 {
@@ -471,19 +588,18 @@ static int exec_locked(struct i915_exec *eb)
 
 	i915_ww_init(&eb->ww);
 	for (;;) {
-		ret = i915_exec_lock_and_bind(eb);
-		if (ret != -EDEADLK)
+		ret = exec_lock_and_bind(eb);
+		/* NO_RELOC: the user vouches for the offsets if none moved. */
+		if (!ret && (!(eb->flags & I915_EXEC_NO_RELOC) || eb->moved))
+			ret = i915_reloc_apply(eb);
+		if (ret != -EAGAIN || !eb->reloc_fault)
 			break;
-		ret = i915_ww_backoff(&eb->ww);
+		/* A relocation chunk was not resident: fault it in unlocked. */
+		i915_ww_unlock_all(&eb->ww);
+		ret = i915_reloc_fault_in(eb);
 		if (ret)
 			break;
 	}
-
-	/* NO_RELOC: the user vouches for every presumed offset if none moved. */
-	if (!ret && (!(eb->flags & I915_EXEC_NO_RELOC) || eb->moved))
-		ret = i915_reloc_apply(eb);
-	if (!ret)
-		ret = exec_await(eb);
 	if (!ret) {
 		exec_domains(eb);
 		ret = exec_emit(eb);
@@ -509,22 +625,21 @@ static void exec_write_back_offsets(struct i915_exec *eb)
 			return;
 }
 
-/* FENCE_OUT: the request's fence as a sync_file in rsvd2's upper half. */
-static int exec_install_out_fence(struct i915_exec *eb, u64 *rsvd2)
+/*
+ * FENCE_OUT: the sync_file made before the point of no return goes into
+ * the fd reserved then, returned in rsvd2's upper half.  Cannot fail.
+ */
+static void exec_install_out_fence(struct i915_exec *eb, u64 *rsvd2)
 {
-	struct sync_file *sync;
+	if (!eb->out_fence)
+		return;
 
-	if (eb->out_fence_fd < 0)
-		return 0;
-
+	/* Handed out from here on: it must keep the module and the device. */
 	i915_request_escape(eb->rq);
-	sync = sync_file_create(&eb->rq->fence);
-	if (!sync)
-		return -ENOMEM;
-	fd_install(eb->out_fence_fd, sync->file);
+	fd_install(eb->out_fence_fd, eb->out_fence->file);
 	*rsvd2 = lower_32_bits(*rsvd2) | (u64)eb->out_fence_fd << 32;
+	eb->out_fence = NULL;
 	eb->out_fence_fd = -1;
-	return 0;
 }
 
 static int exec_prepare(struct i915_exec *eb)
@@ -533,13 +648,14 @@ static int exec_prepare(struct i915_exec *eb)
 
 	ret = i915_exec_lookup(eb);
 	if (!ret)
-		ret = i915_reloc_copy_in(eb);
-	if (!ret)
 		ret = i915_reloc_check(eb);
 	if (!ret)
 		ret = i915_exec_check_batch(eb);
+	/* FENCE_IN and foreign fences: waited for before any lock. */
 	if (!ret && eb->in_fence)
 		ret = dma_fence_wait(eb->in_fence, true);
+	if (!ret)
+		ret = exec_await(eb);
 	if (!ret)
 		ret = exec_create_request(eb);
 	return ret;
@@ -563,13 +679,16 @@ static int exec_run(struct i915_exec *eb, u64 context, u64 *rsvd2)
 		return ret;
 
 	exec_write_back_offsets(eb);
-	return exec_install_out_fence(eb, rsvd2);
+	exec_install_out_fence(eb, rsvd2);
+	return 0;
 }
 
 static void exec_fini(struct i915_exec *eb)
 {
 	unsigned int i;
 
+	if (eb->out_fence)
+		fput(eb->out_fence->file); /* never installed */
 	if (eb->rq && eb->emitted)
 		i915_request_put(eb->rq);
 	else if (eb->rq)
@@ -578,7 +697,6 @@ static void exec_fini(struct i915_exec *eb)
 		put_unused_fd(eb->out_fence_fd);
 	if (eb->in_fence)
 		dma_fence_put(eb->in_fence);
-	i915_reloc_free(eb);
 	kvfree(eb->handles);
 	kvfree(eb->cliprects);
 	for (i = 0; i < eb->count; i++)

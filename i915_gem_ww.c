@@ -9,6 +9,16 @@
  * answers -EDEADLK, the younger context drops everything it holds, waits
  * for the contended lock (i915_ww_backoff()) and starts over.
  *
+ * The backoff keeps the contended lock, as drm_exec and upstream do: it
+ * is taken with the slow path and stays held as the first lock of the
+ * next round (&i915_ww.prelocked), so that the context cannot lose it
+ * again to the older one and bounce on it forever.  The next
+ * i915_ww_lock() of that object claims it without locking again; an
+ * evictor may still take it as a victim, as if it had locked it itself.
+ * debugfs i915_exec_stats counts the backoffs, and the "repeats": a
+ * backoff on the same lock as the context's previous one (impossible
+ * while the lock is kept).
+ *
  * &struct i915_ww remembers which objects it holds, each with a reference,
  * so that any step of the ioctl may bail out with -EDEADLK and the caller
  * unwinds in one place.
@@ -17,6 +27,10 @@
 #include <linux/dma-resv.h>
 
 #include "i915_drv.h"
+
+/* Module-wide counters for debugfs i915_exec_stats. */
+static atomic64_t ww_backoffs = ATOMIC64_INIT(0);
+static atomic64_t ww_repeats = ATOMIC64_INIT(0);
 
 /**
  * i915_ww_init - start an acquire context
@@ -27,6 +41,8 @@ void i915_ww_init(struct i915_ww *ww)
 	ww_acquire_init(&ww->ctx, &reservation_ww_class);
 	INIT_LIST_HEAD(&ww->locked);
 	ww->contended = NULL;
+	ww->prelocked = NULL;
+	ww->last_contended = NULL;
 }
 
 /**
@@ -34,13 +50,21 @@ void i915_ww_init(struct i915_ww *ww)
  * @ww: the context
  * @obj: the object; on success @ww holds its lock and a reference
  *
- * Return: 0; -EALREADY if @ww already holds the lock; -EDEADLK if an
- * older context holds it, in which case the caller unwinds and calls
- * i915_ww_backoff(); -EINTR on a signal.
+ * The object i915_ww_backoff() kept locked is claimed without locking it
+ * again: 0, as if it had just been locked.
+ *
+ * Return: 0; -EALREADY if @ww already holds the lock otherwise; -EDEADLK
+ * if an older context holds it, in which case the caller unwinds and
+ * calls i915_ww_backoff(); -EINTR on a signal.
  */
 int i915_ww_lock(struct i915_ww *ww, struct i915_gem_object *obj)
 {
 	int ret;
+
+	if (obj == ww->prelocked) {
+		ww->prelocked = NULL;
+		return 0;
+	}
 
 	ret = dma_resv_lock_interruptible(obj->base.resv, &ww->ctx);
 	if (ret == -EDEADLK) {
@@ -64,6 +88,8 @@ void i915_ww_unlock(struct i915_ww *ww, struct i915_gem_object *obj)
 {
 	dma_resv_assert_held(obj->base.resv);
 
+	if (obj == ww->prelocked)
+		ww->prelocked = NULL;
 	list_del(&obj->ww_link);
 	dma_resv_unlock(obj->base.resv);
 	drm_gem_object_put(&obj->base);
@@ -72,29 +98,49 @@ void i915_ww_unlock(struct i915_ww *ww, struct i915_gem_object *obj)
 /**
  * i915_ww_unlock_all - drop every lock the context holds
  * @ww: the context, which stays usable
+ *
+ * In the reverse order of locking, as drm_exec does: lockdep merges the
+ * locks of one acquire context into the entry of the first, so that one
+ * must be dropped (and its object perhaps freed) last.
  */
 void i915_ww_unlock_all(struct i915_ww *ww)
 {
-	struct i915_gem_object *obj;
-
-	while ((obj = list_first_entry_or_null(&ww->locked,
-					       struct i915_gem_object,
-					       ww_link)))
-		i915_ww_unlock(ww, obj);
+	ww->last_contended = NULL;
+	while (!list_empty(&ww->locked))
+		i915_ww_unlock(ww, list_last_entry(&ww->locked,
+						   struct i915_gem_object,
+						   ww_link));
 }
 
 /**
- * i915_ww_backoff - after -EDEADLK: wait for the contended lock
- * @ww: the context; every lock it holds is dropped
+ * i915_ww_holds - does the caller's round hold an object's lock?
+ * @ww: the context, or NULL
+ * @obj: the object
  *
- * Sleeps until the older context releases the contended object, takes
- * its lock so that the wait/wound order is kept, and releases it again:
- * the caller starts over and locks what it needs, in its own order.
+ * Return: true if @ww holds @obj's lock and it is not the one
+ * i915_ww_backoff() kept that no i915_ww_lock() has claimed yet.
+ */
+bool i915_ww_holds(const struct i915_ww *ww,
+		   const struct i915_gem_object *obj)
+{
+	return ww && obj != ww->prelocked &&
+	       dma_resv_locking_ctx(obj->base.resv) == &ww->ctx;
+}
+
+/**
+ * i915_ww_backoff - after -EDEADLK: wait for the contended lock, keep it
+ * @ww: the context; every other lock it holds is dropped
  *
- * Return: 0, or -EINTR on a signal.
+ * Sleeps until the older context releases the contended object and takes
+ * its lock, which the context keeps: the caller starts over and locks
+ * what it needs in its own order, the i915_ww_lock() of the contended
+ * object then claiming the lock it already holds.
+ *
+ * Return: 0, or -EINTR on a signal (the context then holds nothing).
  */
 int i915_ww_backoff(struct i915_ww *ww)
 {
+	const struct i915_gem_object *last = ww->last_contended;
 	struct i915_gem_object *obj = ww->contended;
 	int ret;
 
@@ -102,12 +148,32 @@ int i915_ww_backoff(struct i915_ww *ww)
 	if (!obj)
 		return 0;
 
+	atomic64_inc(&ww_backoffs);
+	if (obj == last)
+		atomic64_inc(&ww_repeats);
+	ww->last_contended = obj;
+
 	ww->contended = NULL;
 	ret = dma_resv_lock_slow_interruptible(obj->base.resv, &ww->ctx);
-	if (!ret)
-		dma_resv_unlock(obj->base.resv);
-	drm_gem_object_put(&obj->base);
-	return ret;
+	if (ret) {
+		drm_gem_object_put(&obj->base);
+		return ret;
+	}
+	/* The reference taken at -EDEADLK is now the list's. */
+	list_add_tail(&obj->ww_link, &ww->locked);
+	ww->prelocked = obj;
+	return 0;
+}
+
+/**
+ * i915_ww_stats - the module-wide backoff counters
+ * @backoffs: backoffs since the module was loaded
+ * @repeats: of them, those on the same lock as the context's previous one
+ */
+void i915_ww_stats(u64 *backoffs, u64 *repeats)
+{
+	*backoffs = atomic64_read(&ww_backoffs);
+	*repeats = atomic64_read(&ww_repeats);
 }
 
 /**

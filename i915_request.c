@@ -262,8 +262,11 @@ static void request_add_to_client(struct i915_request *rq,
  * @i915: the device
  * @max_objects: how many objects i915_request_add_object() will add
  *
- * Return: the request, or ERR_PTR(-ENOMEM).  Until i915_request_emit()
- * succeeds it is no fence yet: drop it with i915_request_discard().
+ * Return: the request, or ERR_PTR(-ENOMEM).  Its fence is initialised,
+ * so that a sync_file can be made of it before the point of no return,
+ * but it gets its seqno only from i915_request_emit(); until that
+ * succeeds, drop the request with i915_request_discard() (a sync_file
+ * made of it meanwhile must never be installed).
  */
 struct i915_request *i915_request_create(struct i915_device *i915,
 					 unsigned int max_objects)
@@ -276,11 +279,14 @@ struct i915_request *i915_request_create(struct i915_device *i915,
 
 	rq->ring = &i915->ring;
 	INIT_LIST_HEAD(&rq->client_link);
+	/* A fence from the start (a sync_file may hold it); seqno at emit. */
+	dma_fence_init(&rq->fence, &i915_fence_ops, &rq->ring->fence_lock,
+		       rq->ring->fence_context, 0);
 	if (max_objects) {
 		rq->objects = kvmalloc_array(max_objects, sizeof(*rq->objects),
-					     GFP_KERNEL);
+					     GFP_KERNEL_ACCOUNT);
 		if (!rq->objects) {
-			kfree(rq);
+			dma_fence_put(&rq->fence);
 			return ERR_PTR(-ENOMEM);
 		}
 	}
@@ -318,7 +324,7 @@ static void request_release_objects(struct i915_request *rq)
 void i915_request_discard(struct i915_request *rq)
 {
 	request_release_objects(rq);
-	kfree(rq);
+	dma_fence_put(&rq->fence);
 }
 
 /**
@@ -350,8 +356,7 @@ int i915_request_emit(struct i915_request *rq, struct drm_file *file)
 		return ret;
 
 	rq->emitted = jiffies;
-	dma_fence_init(&rq->fence, &i915_fence_ops, &ring->fence_lock,
-		       ring->fence_context, ring->next_seqno++);
+	rq->fence.seqno = ring->next_seqno++;
 	if (file)
 		request_add_to_client(rq, file);
 	for (i = 0; i < rq->num_objects; i++)

@@ -17,14 +17,19 @@
  *
  * The paths: GEM_CREATE, PWRITE/PREAD (page pinning), MMAP (CPU and WC),
  * SET_DOMAIN, SET_CACHING, PIN (GTT binding: pages, DMA mappings, a GTT
- * node), EXECBUFFER2 (a batch with a relocation), FLINK, OPEN, and the
- * debugfs files i915_gem_drop_caches (write) and i915_gem_objects (read).
+ * node), EXECBUFFER2 (a batch with a relocation; and a blit with
+ * FENCE_OUT), FLINK, OPEN, and the debugfs files i915_gem_drop_caches
+ * (write) and i915_gem_objects (read).
  *
  * After every injected call: the ioctl returned 0 or an allocation
  * errno (ENOMEM, ENOSPC), i915_gem_objects is back to its count before
  * the call once the call's own results are undone and its state torn
  * down (within 2 s: objects the GPU used go when it retires them), and
- * the same call without injection succeeds.  kmemleak (the lane's scan
+ * the same call without injection succeeds.  An op with a ->check also
+ * proves that a failed call had no effect and a successful one its
+ * effect exactly once: the FENCE_OUT execbuffer XORs a colour into its
+ * target (so that a batch run twice would undo itself), and a failed
+ * call leaves the target's bytes and the lowest free fd as they were.  kmemleak (the lane's scan
  * before rmmod) catches what leaked outside the object count.
  *
  * Everything the injected window touches is set up before it: files
@@ -146,6 +151,8 @@ struct op_ctx {
 	int dfd;		/* a debugfs file */
 	char *buf;		/* user buffer, faulted in */
 	char mask[32];		/* i915_gem_drop_caches mask */
+	uint64_t rsvd2;		/* execbuf-fence-out: the fence fd out */
+	int free_fd;		/* the lowest free fd before the op */
 	long long baseline;	/* i915_gem_objects with nothing set up */
 };
 
@@ -155,6 +162,7 @@ struct op {
 	int (*run)(struct op_ctx *c);		/* injected: 0 or -errno */
 	void (*undo)(struct op_ctx *c);		/* after a successful run */
 	void (*teardown)(struct op_ctx *c);	/* not injected */
+	void (*check)(struct op_ctx *c, int ret); /* the effect, after run */
 };
 
 static void setup_object(struct op_ctx *c)
@@ -290,6 +298,103 @@ static void undo_execbuf(struct op_ctx *c)
 	gem_set_domain(c->fd, c->handle, I915_GEM_DOMAIN_CPU, 0);
 }
 
+/*
+ * EXECBUFFER2_WR with FENCE_OUT: an XY_COLOR_BLT with ROP 0x5a (pattern
+ * XOR destination) over the whole 4 KiB target, through a relocation.
+ */
+#define FO_COLOR	0x5a5aa5a5u
+#define FO_SEED		0xf0f0
+
+static int lowest_free_fd(void)
+{
+	int fd = dup(0);
+
+	igt_assert_lte(0, fd);
+	close(fd);
+	return fd;
+}
+
+static void setup_execbuf_fence_out(struct op_ctx *c)
+{
+	uint32_t batch[8] = {
+		(2u << 29) | (0x50u << 22) | (3u << 20) | 4,	/* XY_COLOR_BLT */
+		(3u << 24) | (0x5au << 16) | 128,	/* 32 bpp, P^D, pitch */
+		0,					/* (0, 0) */
+		32u << 16 | 32,				/* (32, 32) */
+		0,					/* target: relocated */
+		FO_COLOR,
+		MI_BATCH_BUFFER_END,
+		0,
+	};
+	uint32_t pattern[PAGE_SZ / 4];
+	unsigned int i;
+
+	setup_object(c);
+	gem_write(c->fd, c->handle, 0, batch, sizeof(batch));
+	c->target = gem_create(c->fd, PAGE_SZ);
+	for (i = 0; i < PAGE_SZ / 4; i++)
+		pattern[i] = FO_SEED + i;
+	gem_write(c->fd, c->target, 0, pattern, sizeof(pattern));
+	c->rsvd2 = 0;
+	c->free_fd = lowest_free_fd();
+}
+
+static int run_execbuf_fence_out(struct op_ctx *c)
+{
+	struct drm_i915_gem_relocation_entry reloc = {
+		.target_handle = c->target,
+		.offset = 16,
+		.presumed_offset = ~0ull,
+		.read_domains = I915_GEM_DOMAIN_RENDER,
+		.write_domain = I915_GEM_DOMAIN_RENDER,
+	};
+	struct drm_i915_gem_exec_object2 obj[2] = {
+		{ .handle = c->target },
+		{ .handle = c->handle, .relocation_count = 1,
+		  .relocs_ptr = to_user_pointer(&reloc) },
+	};
+	struct drm_i915_gem_execbuffer2 eb = {
+		.buffers_ptr = to_user_pointer(obj),
+		.buffer_count = 2,
+		.batch_len = 32,
+		.flags = I915_EXEC_RENDER | I915_EXEC_FENCE_OUT,
+	};
+	int ret;
+
+	ret = igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, &eb);
+	c->rsvd2 = eb.rsvd2;
+	return ret;
+}
+
+/* ran once (every dword XORed once) or, after an error, not at all */
+static void check_execbuf_fence_out(struct op_ctx *c, int ret)
+{
+	uint32_t got[PAGE_SZ / 4], want;
+	int fence = c->rsvd2 >> 32;
+	unsigned int i;
+
+	if (ret) {
+		igt_assert_f(lowest_free_fd() == c->free_fd,
+			     "failed execbuf (%s) left fd %d in use",
+			     igt_errname(ret), c->free_fd);
+	} else {
+		igt_assert_f(fence >= 0 && fcntl(fence, F_GETFD) >= 0,
+			     "no fence fd %d", fence);
+		close(fence);
+	}
+	/* if a failed call queued the batch anyway, it would land now */
+	gem_set_domain(c->fd, c->target, I915_GEM_DOMAIN_CPU, 0);
+	gem_read(c->fd, c->target, 0, got, sizeof(got));
+	for (i = 0; i < PAGE_SZ / 4; i++) {
+		want = FO_SEED + i;
+		if (!ret)
+			want ^= FO_COLOR;
+		igt_assert_f(got[i] == want,
+			     "execbuf returned %s: dword %u of the target is 0x%08x, expected 0x%08x",
+			     igt_errname(ret), i, got[i], want);
+	}
+}
+
 static int run_flink(struct op_ctx *c)
 {
 	return __gem_flink(c->fd, c->handle, &c->out);
@@ -379,27 +484,30 @@ static int run_read_gem_objects(struct op_ctx *c)
 }
 
 static const struct op ops[] = {
-	{ "create", NULL, run_create, undo_close_out, NULL },
-	{ "pwrite", setup_object, run_pwrite, NULL, teardown_object },
-	{ "pread", setup_object, run_pread, NULL, teardown_object },
-	{ "mmap", setup_object, run_mmap, undo_munmap, teardown_object },
+	{ "create", NULL, run_create, undo_close_out, NULL, NULL },
+	{ "pwrite", setup_object, run_pwrite, NULL, teardown_object, NULL },
+	{ "pread", setup_object, run_pread, NULL, teardown_object, NULL },
+	{ "mmap", setup_object, run_mmap, undo_munmap, teardown_object, NULL },
 	{ "mmap-wc", setup_object, run_mmap_wc, undo_munmap,
-	  teardown_object },
+	  teardown_object, NULL },
 	{ "set-domain-cpu", setup_object, run_set_domain_cpu, NULL,
-	  teardown_object },
+	  teardown_object, NULL },
 	{ "set-domain-gtt", setup_object, run_set_domain_gtt, NULL,
-	  teardown_object },
+	  teardown_object, NULL },
 	{ "set-caching", setup_object, run_set_caching, NULL,
-	  teardown_object },
-	{ "pin", setup_object, run_pin, undo_unpin, teardown_object },
+	  teardown_object, NULL },
+	{ "pin", setup_object, run_pin, undo_unpin, teardown_object, NULL },
 	{ "execbuf", setup_execbuf, run_execbuf, undo_execbuf,
-	  teardown_execbuf },
-	{ "flink", setup_object, run_flink, NULL, teardown_object },
-	{ "open", setup_flinked, run_open, undo_close_out2, teardown_object },
+	  teardown_execbuf, NULL },
+	{ "execbuf-fence-out", setup_execbuf_fence_out, run_execbuf_fence_out,
+	  undo_execbuf, teardown_execbuf, check_execbuf_fence_out },
+	{ "flink", setup_object, run_flink, NULL, teardown_object, NULL },
+	{ "open", setup_flinked, run_open, undo_close_out2, teardown_object,
+	  NULL },
 	{ "drop-caches", setup_drop_caches, run_drop_caches, NULL,
-	  teardown_debugfs_object },
+	  teardown_debugfs_object, NULL },
 	{ "read-gem-objects", setup_gem_objects, run_read_gem_objects, NULL,
-	  teardown_debugfs_object },
+	  teardown_debugfs_object, NULL },
 };
 
 static const struct op *find_op(const char *name)
@@ -455,6 +563,8 @@ static bool op_supported(const struct op *op, struct op_ctx *c)
 	if (op->setup)
 		op->setup(c);
 	ret = op->run(c);
+	if (op->check)
+		op->check(c, ret);
 	if (ret == 0 && op->undo)
 		op->undo(c);
 	if (op->teardown)
@@ -495,6 +605,8 @@ static bool run_injected(const struct op *op, struct op_ctx *c,
 		     nth, igt_errname(ret));
 	if (ret)
 		(*failures)++;
+	if (op->check)
+		op->check(c, ret);
 	if (ret == 0 && op->undo)
 		op->undo(c);
 	if (op->teardown)
@@ -547,6 +659,7 @@ SWEEP(set_domain_gtt, "set-domain-gtt")
 SWEEP(set_caching, "set-caching")
 SWEEP(pin, "pin")
 SWEEP(execbuf, "execbuf")
+SWEEP(execbuf_fence_out, "execbuf-fence-out")
 SWEEP(flink, "flink")
 SWEEP(open, "open")
 SWEEP(drop_caches, "drop-caches")
@@ -588,6 +701,8 @@ static void subtest_all_fail(void)
 				     "create succeeded with every allocation failing");
 		if (ret)
 			failures++;
+		if (op->check)
+			op->check(&c, ret);
 		if (ret == 0 && op->undo)
 			op->undo(&c);
 		if (op->teardown)
@@ -691,6 +806,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(sweep_set_caching),
 	SUBTEST(sweep_pin),
 	SUBTEST(sweep_execbuf),
+	SUBTEST(sweep_execbuf_fence_out),
 	SUBTEST(sweep_flink),
 	SUBTEST(sweep_open),
 	SUBTEST(sweep_drop_caches),

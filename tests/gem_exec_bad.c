@@ -769,6 +769,101 @@ static void subtest_secure_unprivileged(void)
 }
 
 /* after a run of bad requests, everything still works */
+/*
+ * pad_to_size that can never fit: larger than the GTT, or two halves of
+ * 2^64 whose sum wraps.  -ENOSPC, as upstream answers a binding larger
+ * than the address space, before anything is evicted.
+ */
+static void subtest_pad_to_size_huge(void)
+{
+	struct probe p;
+	uint64_t total;
+
+	probe_init(&p);
+	total = gem_gtt_total(p.fd);
+	p.obj[2] = p.obj[1];
+	p.obj[1].handle = gem_create(p.fd, PAGE_SZ);
+	p.obj[1].relocation_count = 0;
+	p.eb.buffer_count = 3;
+	p.obj[0].flags = EXEC_OBJECT_PAD_TO_SIZE;
+	{
+		const uint64_t bad[] = {
+			total + PAGE_SZ, 1ull << 32, 1ull << 63, -PAGE_SZ,
+		};
+
+		probe_expect_each(&p, p.obj[0].pad_to_size, bad, -ENOSPC);
+	}
+	/* 2^63 + 2^63 wraps to 0 */
+	p.obj[0].pad_to_size = 1ull << 63;
+	p.obj[1].flags = EXEC_OBJECT_PAD_TO_SIZE;
+	p.obj[1].pad_to_size = 1ull << 63;
+	probe_expect(&p, -ENOSPC, "two objects padded to 2^63");
+	/* -4 KiB + 8 KiB wraps to 4 KiB */
+	p.obj[0].pad_to_size = -PAGE_SZ;
+	p.obj[1].pad_to_size = 2 * PAGE_SZ;
+	probe_expect(&p, -ENOSPC, "-4 KiB and 8 KiB");
+	/* a pad that fits is fine */
+	p.obj[0].pad_to_size = 2 * PAGE_SZ;
+	p.obj[1].pad_to_size = 2 * PAGE_SZ;
+	igt_assert_ok(__gem_execbuf(p.fd, &p.eb));
+	gem_close(p.fd, p.obj[1].handle);
+	probe_reset(&p);
+	probe_fini(&p);
+}
+
+/*
+ * The same beside a busy object: answered at once, without waiting for
+ * the GPU (the object is still busy after the call).
+ */
+static void subtest_pad_to_size_huge_busy(void)
+{
+	enum { NOOPS = 2000 };
+	static uint32_t cs[NOOPS + 2];
+	struct drm_i915_gem_exec_object2 slow_obj[2] = { };
+	struct drm_i915_gem_execbuffer2 slow = { };
+	struct probe p;
+	uint32_t slow_batch, extra;
+	unsigned int i;
+
+	probe_init(&p);
+	/* the target busy for ~2 s: a batch of NOOPs that lists it written */
+	for (i = 0; i < NOOPS; i++)
+		cs[i] = MI_NOOP;
+	cs[NOOPS] = MI_BATCH_BUFFER_END;
+	cs[NOOPS + 1] = MI_NOOP;
+	slow_batch = gem_create(p.fd, sizeof(cs));
+	gem_write(p.fd, slow_batch, 0, cs, sizeof(cs));
+	slow_obj[0].handle = p.target;
+	slow_obj[0].flags = EXEC_OBJECT_WRITE;
+	slow_obj[1].handle = slow_batch;
+	slow.buffers_ptr = to_user_pointer(slow_obj);
+	slow.buffer_count = 2;
+	sim_set_cmd_delay(1000);
+	gem_execbuf(p.fd, &slow);
+	igt_assert_neq(gem_busy(p.fd, p.target), 0);
+
+	/* target and another object padded to 2^63 each, then the batch */
+	extra = gem_create(p.fd, PAGE_SZ);
+	p.obj[2] = p.obj[1];
+	memset(&p.obj[1], 0, sizeof(p.obj[1]));
+	p.obj[1].handle = extra;
+	p.obj[0].flags = EXEC_OBJECT_PAD_TO_SIZE;
+	p.obj[0].pad_to_size = 1ull << 63;
+	p.obj[1].flags = EXEC_OBJECT_PAD_TO_SIZE;
+	p.obj[1].pad_to_size = 1ull << 63;
+	p.eb.buffer_count = 3;
+	igt_assert_err(__gem_execbuf(p.fd, &p.eb), -ENOSPC);
+	igt_assert_f(gem_busy(p.fd, p.target) != 0,
+		     "the busy object went idle during the refused exec: it waited for the GPU");
+
+	sim_set_cmd_delay(0);
+	gem_sync(p.fd, p.target);
+	gem_close(p.fd, extra);
+	gem_close(p.fd, slow_batch);
+	probe_reset(&p);
+	probe_fini(&p);
+}
+
 static void subtest_all_then_good(void)
 {
 	struct probe p;
@@ -827,6 +922,8 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(softpin_overlap),
 	SUBTEST(batch_marked_write),
 	SUBTEST(secure_unprivileged),
+	SUBTEST(pad_to_size_huge),
+	SUBTEST(pad_to_size_huge_busy),
 	SUBTEST(all_then_good),
 };
 

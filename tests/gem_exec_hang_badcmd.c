@@ -13,7 +13,10 @@
  * (the bench reloads the module after every program with "hang" in its
  * name); it skips if the device is wedged already.
  */
+#include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "exec.h"
@@ -83,9 +86,102 @@ static void subtest_recover(void)
 	gem_recover_wedged("unknown_command");
 }
 
+static void on_alarm(int sig)
+{
+}
+
+/* EXECBUFFER2 once, interrupted by SIGALRM if it blocks for @ms */
+static int execbuf_interruptible(int fd, struct drm_i915_gem_execbuffer2 *eb,
+				 unsigned int ms)
+{
+	struct itimerval it = { .it_value = { 0, ms * 1000 } };
+	struct itimerval off = { };
+	int ret;
+
+	setitimer(ITIMER_REAL, &it, NULL);
+	ret = ioctl(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2, eb) ? -errno : 0;
+	setitimer(ITIMER_REAL, &off, NULL);
+	return ret;
+}
+
+/*
+ * The -EIO a hang left on an object stays until a batch using the object
+ * is queued: an execbuffer that fails late (here: interrupted while
+ * waiting for ring space, after its domains were computed) does not
+ * erase it.
+ */
+static void subtest_error_survives_failed_exec(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
+	struct drm_i915_gem_exec_object2 obj[2] = { };
+	struct drm_i915_gem_execbuffer2 eb = { };
+	int fd = drm_open_driver();
+	int64_t forever = -1, poll = 0;
+	struct batch *b;
+	struct bo target;
+	unsigned int i, n;
+	uint32_t bbe;
+	int ret;
+
+	gem_require_unwedged(fd, HANGCHECK_MS);
+	igt_assert_eq(sigaction(SIGALRM, &sa, NULL), 0);
+	b = batch_new(fd);
+	bo_init(&target, fd, PAGE_SZ);
+	emit_store_dword(b, &target, 0, 0x600d);
+	batch_emit(b, BAD_HEADER);
+	batch_emit(b, MI_NOOP);
+	batch_submit(b);
+	igt_assert_err(__gem_wait(fd, target.handle, &forever), -EIO);
+	gem_unwedge(fd);
+	igt_assert_err(__gem_wait(fd, target.handle, &poll), -EIO);
+
+	/* a slow batch (~5 s), then small ones until the ring is full */
+	batch_free(b);	/* its object has the error too */
+	b = batch_new(fd);
+	gem_set_hangcheck_ms(1000);
+	sim_set_cmd_delay(5000);
+	for (i = 0; i < 1000; i++)
+		batch_emit(b, MI_NOOP);
+	batch_submit(b);
+	bbe = bbe_create(fd, 0);
+	obj[0].handle = bbe;
+	eb.buffers_ptr = to_user_pointer(obj);
+	eb.buffer_count = 1;
+	for (n = 0; n < 5000; n++) {
+		ret = execbuf_interruptible(fd, &eb, 300);
+		if (ret == -EINTR)
+			break;
+		igt_assert_ok(ret);
+	}
+	igt_info("the ring was full after %u small execs", n);
+	igt_assert_lt(n, 5000);
+
+	/* the target's exec fails late, for want of ring space */
+	obj[0].handle = target.handle;
+	obj[0].flags = EXEC_OBJECT_WRITE;
+	obj[1].handle = bbe;
+	eb.buffer_count = 2;
+	igt_assert_err(execbuf_interruptible(fd, &eb, 300), -EINTR);
+	ret = __gem_wait(fd, target.handle, &poll);
+	igt_assert_f(ret == -EIO,
+		     "WAIT on the hung object after a failed exec: %s, expected EIO",
+		     igt_errname(ret));
+
+	/* once a batch using it is queued, the error is gone */
+	sim_set_cmd_delay(0);
+	gem_sync(fd, b->bo.handle);
+	gem_execbuf(fd, &eb);
+	igt_assert_ok(__gem_wait(fd, target.handle, &forever));
+	gem_close(fd, bbe);
+	batch_free(b);
+	bo_fini(&target, fd);
+	close(fd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST_T(unknown_command, 60),
 	SUBTEST(recover),
+	SUBTEST_T(error_survives_failed_exec, 90),
 };
 
 igt_main(tests)

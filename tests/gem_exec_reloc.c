@@ -12,8 +12,18 @@
  *    many relocations and deltas;
  *  - after GEM_INIT or eviction moved an object, the next exec
  *    relocates again; softpin (EXEC_OBJECT_PINNED) puts an object (and
- *    the batch, with NO_RELOC) where it is asked.
+ *    the batch, with NO_RELOC) where it is asked;
+ *  - millions of relocations (128 MiB of entries) without the kernel
+ *    copying them: vmalloc use stays flat during the call (a sampling
+ *    process reads VmallocUsed), and a relocation array whose pages are
+ *    not resident (swapped or never touched) still works.
  */
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "exec.h"
@@ -578,6 +588,250 @@ static void subtest_reloc_waits_for_busy_reader(void)
 	close(fd);
 }
 
+/*
+ * @total relocations of one object, the array built from one 2 MiB
+ * memfd of entries mapped again and again (no 128 MiB of user memory):
+ * returns the array, munmap with @total * 32 bytes.
+ */
+#define RELOCS_PER_MAP	(2u << 20) / sizeof(struct drm_i915_gem_relocation_entry)
+
+static struct drm_i915_gem_relocation_entry *
+repeated_relocs(const struct drm_i915_gem_relocation_entry *first,
+		const struct drm_i915_gem_relocation_entry *rest,
+		unsigned int total)
+{
+	size_t map = RELOCS_PER_MAP * sizeof(*first);
+	size_t size = (size_t)total * sizeof(*first);
+	struct drm_i915_gem_relocation_entry *e, *arr;
+	int mfd = memfd_create("relocs", MFD_CLOEXEC);
+	unsigned int i;
+	size_t off;
+
+	igt_assert_lte(0, mfd);
+	igt_assert_eq(ftruncate(mfd, map), 0);
+	e = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	igt_assert(e != MAP_FAILED);
+	for (i = 0; i < RELOCS_PER_MAP; i++)
+		e[i] = *rest;
+	munmap(e, map);
+
+	igt_assert_eq(size % map, 0);
+	arr = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	igt_assert(arr != MAP_FAILED);
+	for (off = 0; off < size; off += map)
+		igt_assert((char *)arr + off ==
+			   mmap((char *)arr + off, map, PROT_READ | PROT_WRITE,
+				MAP_SHARED | MAP_FIXED, mfd, 0));
+	close(mfd);
+	/* the first entry differs: a private page over the first map */
+	e = mmap(arr, PAGE_SZ, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	igt_assert(e == arr);
+	for (i = 0; i < PAGE_SZ / sizeof(*e); i++)
+		e[i] = *rest;
+	e[0] = *first;
+	return arr;
+}
+
+static long long vmalloc_used_kib(void)
+{
+	long long kib = igt_meminfo_kib("VmallocUsed");
+
+	igt_assert_lte(0, kib);
+	return kib;
+}
+
+/* a process that samples VmallocUsed until killed, its peak to @wfd */
+static pid_t vmalloc_sampler(int wfd)
+{
+	pid_t pid = fork();
+	long long peak = 0, now;
+	struct timespec ts = { 0, 1000000 };
+
+	igt_assert_lte(0, pid);
+	if (pid)
+		return pid;
+	for (;;) {
+		now = vmalloc_used_kib();
+		if (now > peak) {
+			peak = now;
+			if (write(wfd, &peak, sizeof(peak)) != sizeof(peak))
+				_exit(1);
+		}
+		nanosleep(&ts, NULL);
+	}
+}
+
+static long long sampler_stop(pid_t pid, int rfd)
+{
+	long long v, peak = 0;
+
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	while (read(rfd, &v, sizeof(v)) == sizeof(v))
+		peak = v;
+	close(rfd);
+	return peak;
+}
+
+static void subtest_huge_count_not_copied(void)
+{
+	enum { TOTAL = 4u << 20 };	/* 128 MiB of entries */
+	int fd = drm_open_driver(), gen = gem_gen(fd), pipefd[2];
+	struct drm_i915_gem_relocation_entry first = { }, rest = { };
+	struct drm_i915_gem_exec_object2 obj[2] = { };
+	struct drm_i915_gem_relocation_entry *arr;
+	uint32_t cs[8], addr_at, target, batch;
+	long long before, peak;
+	unsigned int n;
+	double t0;
+	pid_t pid;
+	int ret;
+
+	/* learn where the target goes, then pin it there (no patching) */
+	target = gem_create(fd, PAGE_SZ);
+	batch = bbe_create(fd, 0);
+	obj[0].handle = target;
+	obj[1].handle = batch;
+	igt_assert_ok(exec_list(fd, obj, 2, 8, 0));
+	obj[0].flags = EXEC_OBJECT_PINNED;
+
+	/* the batch stores 0xb16 into the target through relocation 0 */
+	n = cs_store_dword(gen, cs, obj[0].offset, 0xb16, &addr_at);
+	n = cs_end(cs, n);
+	gem_write(fd, batch, 0, cs, 4 * n);
+	first.target_handle = 0;		/* HANDLE_LUT: the target */
+	first.offset = 4 * addr_at;
+	first.presumed_offset = obj[0].offset;
+	first.read_domains = I915_GEM_DOMAIN_RENDER;
+	first.write_domain = I915_GEM_DOMAIN_RENDER;
+	/* and millions more, right already, at a dword the batch never runs */
+	rest = first;
+	rest.offset = PAGE_SZ - 4;
+	rest.write_domain = 0;
+	arr = repeated_relocs(&first, &rest, TOTAL);
+	obj[1].relocation_count = TOTAL;
+	obj[1].relocs_ptr = to_user_pointer(arr);
+
+	igt_assert_eq(pipe2(pipefd, O_NONBLOCK), 0);
+	before = vmalloc_used_kib();
+	pid = vmalloc_sampler(pipefd[1]);
+	close(pipefd[1]);
+	t0 = igt_now();
+	ret = exec_list(fd, obj, 2, 4 * n, I915_EXEC_HANDLE_LUT);
+	peak = sampler_stop(pid, pipefd[0]);
+	igt_info("%u relocations: %s in %.2f s; VmallocUsed %lld KiB, peak %lld KiB",
+		 TOTAL, igt_errname(ret), igt_now() - t0, before, peak);
+	igt_assert_ok(ret);
+	igt_assert_f(peak < before + 32 * 1024,
+		     "VmallocUsed rose by %lld KiB during the call: the relocations were copied",
+		     peak - before);
+	igt_assert_eq_u64(read_dw(fd, target, 0), 0xb16);
+
+	munmap(arr, (size_t)TOTAL * sizeof(*arr));
+	gem_close(fd, target);
+	gem_close(fd, batch);
+	close(fd);
+}
+
+static long long reloc_refaults(int fd)
+{
+	char buf[256];
+	long long v;
+
+	if (igt_debugfs_read(fd, "i915_exec_stats", buf, sizeof(buf)) < 0 ||
+	    igt_key_value(buf, "reloc_refaults", &v))
+		return -1;
+	return v;
+}
+
+struct zapper {
+	void *addr;
+	size_t size;
+	volatile int stop;
+};
+
+/* drop the mapping's page table entries again and again for a while */
+static void *zap(void *arg)
+{
+	struct zapper *z = arg;
+	struct timespec ts = { 0, 200000 };
+	int i;
+
+	for (i = 0; i < 5000 && !z->stop; i++) {
+		madvise(z->addr, z->size, MADV_DONTNEED);
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * Relocation pages that are not resident when the kernel reads them
+ * under its locks: a thread keeps zapping the page table entries of a
+ * shared mapping of them (the data stays in the page cache), so that the
+ * read without page faults fails; the kernel drops its locks, faults the
+ * chunk in and starts over.  Every exec completes with the right result.
+ */
+static void subtest_relocs_not_resident(void)
+{
+	enum { COUNT = 8192, EXECS = 40 };	/* 64 pages of entries */
+	int fd = drm_open_driver(), gen = gem_gen(fd);
+	struct drm_i915_gem_exec_object2 obj[2] = { };
+	struct drm_i915_gem_relocation_entry *arr;
+	size_t size = COUNT * sizeof(*arr);
+	uint32_t cs[8], addr_at, target, batch;
+	long long faults0, faults;
+	struct zapper z = { };
+	unsigned int n, i;
+	pthread_t thread;
+	int mfd;
+
+	target = gem_create(fd, PAGE_SZ);
+	batch = gem_create(fd, PAGE_SZ);
+	n = cs_store_dword(gen, cs, 0, 0, &addr_at);
+	n = cs_end(cs, n);
+	mfd = memfd_create("relocs", MFD_CLOEXEC);
+	igt_assert_lte(0, mfd);
+	igt_assert_eq(ftruncate(mfd, size), 0);
+	arr = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	igt_assert(arr != MAP_FAILED);
+	close(mfd);
+	/* every entry the store's address, always stale: always patched */
+	for (i = 0; i < COUNT; i++) {
+		arr[i].target_handle = 0;	/* HANDLE_LUT: the target */
+		arr[i].offset = 4 * addr_at;
+		arr[i].read_domains = I915_GEM_DOMAIN_RENDER;
+		arr[i].write_domain = I915_GEM_DOMAIN_RENDER;
+	}
+	obj[0].handle = target;
+	obj[1].handle = batch;
+	obj[1].relocation_count = COUNT;
+	obj[1].relocs_ptr = to_user_pointer(arr);
+
+	faults0 = reloc_refaults(fd);
+	z.addr = arr;
+	z.size = size;
+	igt_assert_eq(pthread_create(&thread, NULL, zap, &z), 0);
+	for (i = 0; i < EXECS; i++) {
+		cs[addr_at + 1] = i + 1;	/* the value stored */
+		gem_write(fd, batch, 0, cs, 4 * n);
+		arr[0].presumed_offset = ~0ull;
+		igt_assert_ok(exec_list(fd, obj, 2, 4 * n,
+					I915_EXEC_HANDLE_LUT));
+		igt_assert_eq_u64(read_dw(fd, target, 0), i + 1);
+	}
+	z.stop = 1;
+	pthread_join(thread, NULL);
+	faults = reloc_refaults(fd);
+	igt_info("%d execs of %d relocations: %lld chunks faulted in again",
+		 EXECS, COUNT, faults - faults0);
+
+	munmap(arr, size);
+	gem_close(fd, target);
+	gem_close(fd, batch);
+	close(fd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST(wrong_presumed_patched),
 	SUBTEST(offsets_written_back),
@@ -595,6 +849,8 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(softpin_batch_no_reloc),
 	SUBTEST(reloc_waits_for_busy_batch),
 	SUBTEST(reloc_waits_for_busy_reader),
+	SUBTEST_T(huge_count_not_copied, 120),
+	SUBTEST_T(relocs_not_resident, 120),
 };
 
 igt_main(tests)

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gem_exec_foreign_fence: an execbuffer that must wait for another
+ * driver's fence waits without holding its objects' locks.
+ *
+ * An i915 object is shared with vgem through a dma-buf, and vgem puts an
+ * unsignalled write fence into its dma_resv (VGEM_FENCE_ATTACH).  Client
+ * A's execbuffer reads that object and writes a second, shared one: it
+ * must wait for the vgem fence (implicit sync).  Meanwhile client B's
+ * PREAD, SET_DOMAIN and execbuffer on the second object must not wait
+ * for it: they answer while A is still blocked.  Then the fence is
+ * signalled and A's store lands.
+ *
+ * FENCE_IN with a sync_file of an unfinished i915 batch must not block B
+ * either.
+ *
+ * Needs vgem (scripts/vm/run.sh --kmod vgem) for the first; skips
+ * without it.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <drm/vgem_drm.h>
+
+#include "exec.h"
+
+#define MAGIC		0xf0e1d2c3u
+#define B_TIMEOUT_MS	3000	/* B's calls are interrupted after this */
+
+static int open_vgem(void)
+{
+	char path[64];
+	int i, fd;
+
+	for (i = 0; i < 64; i++) {
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (igt_drm_driver_is(fd, "vgem"))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+static void on_alarm(int sig)
+{
+}
+
+static int prime_handle_to_fd(int fd, uint32_t handle)
+{
+	struct drm_prime_handle args = { .handle = handle, .flags = DRM_CLOEXEC };
+
+	igt_assert_ok(igt_ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &args));
+	return args.fd;
+}
+
+static uint32_t prime_fd_to_handle(int fd, int dmabuf)
+{
+	struct drm_prime_handle args = { .fd = dmabuf };
+
+	igt_assert_ok(igt_ioctl(fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &args));
+	return args.handle;
+}
+
+/* one ioctl, interrupted (EINTR) if it blocks for B_TIMEOUT_MS */
+static int ioctl_bounded(int fd, unsigned long req, void *arg)
+{
+	struct itimerval it = {
+		.it_value = { B_TIMEOUT_MS / 1000, (B_TIMEOUT_MS % 1000) * 1000 },
+	};
+	struct itimerval off = { };
+	int ret;
+
+	setitimer(ITIMER_REAL, &it, NULL);
+	ret = ioctl(fd, req, arg) ? -errno : 0;
+	setitimer(ITIMER_REAL, &off, NULL);
+	return ret;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * Client A: on @fd, an execbuffer reading @in (no relocation: listed) and
+ * storing MAGIC into @shared through a relocation, with @flags and @rsvd2.
+ */
+struct client_a {
+	int fd, gen;
+	uint32_t in, shared, batch;
+	uint64_t flags, rsvd2;
+};
+
+static int run_client_a(void *arg)
+{
+	struct client_a *a = arg;
+	struct drm_i915_gem_relocation_entry reloc = { };
+	struct drm_i915_gem_exec_object2 obj[3] = { };
+	struct drm_i915_gem_execbuffer2 eb = { };
+	uint32_t cs[8], addr_at;
+	unsigned int n;
+
+	n = cs_store_dword(a->gen, cs, 0, MAGIC, &addr_at);
+	n = cs_end(cs, n);
+	gem_write(a->fd, a->batch, 0, cs, 4 * n);
+	reloc.target_handle = a->shared;
+	reloc.offset = 4 * addr_at;
+	reloc.presumed_offset = ~0ull;
+	reloc.read_domains = I915_GEM_DOMAIN_RENDER;
+	reloc.write_domain = I915_GEM_DOMAIN_RENDER;
+	obj[0].handle = a->in;
+	obj[1].handle = a->shared;
+	obj[2].handle = a->batch;
+	obj[2].relocation_count = 1;
+	obj[2].relocs_ptr = to_user_pointer(&reloc);
+	eb.buffers_ptr = to_user_pointer(obj);
+	eb.buffer_count = 3;
+	eb.batch_len = 4 * n;
+	eb.flags = a->flags;
+	eb.rsvd2 = a->rsvd2;
+	gem_execbuf(a->fd, &eb);
+	return 0;
+}
+
+/*
+ * While A (@pid) waits: B, on its own file, reads, moves to the CPU
+ * domain and runs a batch with @shared_b, each answered at once.
+ */
+static void client_b_not_blocked(int fd_b, uint32_t shared_b, pid_t pid)
+{
+	struct drm_i915_gem_set_domain sd = {
+		.handle = shared_b,
+		.read_domains = I915_GEM_DOMAIN_CPU,
+	};
+	struct drm_i915_gem_exec_object2 obj[2] = { };
+	struct drm_i915_gem_execbuffer2 eb = { };
+	struct sigaction sa = { .sa_handler = on_alarm };
+	uint32_t v = 0;
+	struct drm_i915_gem_pread pread = {
+		.handle = shared_b,
+		.size = sizeof(v),
+		.data_ptr = to_user_pointer(&v),
+	};
+	int status;
+
+	igt_assert_eq(sigaction(SIGALRM, &sa, NULL), 0);
+	sleep_ms(500);	/* A is in its execbuffer by now */
+	igt_assert_f(waitpid(pid, &status, WNOHANG) == 0,
+		     "client A finished before its fence signalled");
+
+	igt_assert_f(ioctl_bounded(fd_b, DRM_IOCTL_I915_GEM_PREAD,
+				   &pread) == 0,
+		     "client B's PREAD waited for client A's fence");
+	igt_assert_eq_u64(v, 0);
+	igt_assert_f(ioctl_bounded(fd_b, DRM_IOCTL_I915_GEM_SET_DOMAIN,
+				   &sd) == 0,
+		     "client B's SET_DOMAIN waited for client A's fence");
+	obj[0].handle = shared_b;
+	obj[1].handle = bbe_create(fd_b, 0);
+	eb.buffers_ptr = to_user_pointer(obj);
+	eb.buffer_count = 2;
+	igt_assert_f(ioctl_bounded(fd_b, DRM_IOCTL_I915_GEM_EXECBUFFER2,
+				   &eb) == 0,
+		     "client B's execbuffer waited for client A's fence");
+	gem_close(fd_b, obj[1].handle);
+
+	igt_assert_f(waitpid(pid, &status, WNOHANG) == 0,
+		     "client A finished before its fence signalled");
+}
+
+static void subtest_vgem_fence(void)
+{
+	int vfd = open_vgem(), fd = drm_open_driver(), fd_b, dmabuf;
+	struct drm_vgem_fence_attach attach = { .flags = VGEM_FENCE_WRITE };
+	struct drm_vgem_fence_signal sig = { };
+	struct client_a a = { .fd = fd };
+	uint32_t v;
+	pid_t pid;
+
+	if (vfd < 0)
+		igt_skip("no vgem (run.sh --kmod vgem)");
+	a.gen = gem_gen(fd);
+	a.in = gem_create(fd, PAGE_SZ);
+	a.shared = gem_create(fd, PAGE_SZ);
+	a.batch = gem_create(fd, PAGE_SZ);
+
+	/* vgem's unsignalled write fence in the dma_resv of @in */
+	dmabuf = prime_handle_to_fd(fd, a.in);
+	attach.handle = prime_fd_to_handle(vfd, dmabuf);
+	igt_assert_ok(igt_ioctl(vfd, DRM_IOCTL_VGEM_FENCE_ATTACH, &attach));
+
+	fd_b = drm_open_driver();
+	pid = igt_fork(run_client_a, &a);
+	client_b_not_blocked(fd_b, gem_open(fd_b, gem_flink(fd, a.shared)),
+			     pid);
+
+	/* the fence signals: A's store runs */
+	sig.fence = attach.out_fence;
+	igt_assert_ok(igt_ioctl(vfd, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig));
+	igt_assert_eq(igt_wait(pid), 0);
+	gem_read(fd, a.shared, 0, &v, sizeof(v));
+	igt_assert_eq_u64(v, MAGIC);
+
+	close(dmabuf);
+	close(fd_b);
+	close(vfd);
+	close(fd);
+}
+
+/* FENCE_IN of a batch still running (slowed model): B is not blocked */
+static void subtest_fence_in(void)
+{
+	int fd = drm_open_driver(), fd_b;
+	struct client_a a = { .fd = fd };
+	struct batch *slow;
+	struct bo dummy;
+	uint64_t rsvd2 = 0;
+	unsigned int i;
+	uint32_t v;
+	pid_t pid;
+
+	a.gen = gem_gen(fd);
+	a.in = gem_create(fd, PAGE_SZ);
+	a.shared = gem_create(fd, PAGE_SZ);
+	a.batch = gem_create(fd, PAGE_SZ);
+
+	/* ~3 s of NOOPs on an object of its own; its fence as FENCE_IN */
+	sim_set_cmd_delay(1000);
+	slow = batch_new(fd);
+	bo_init(&dummy, fd, PAGE_SZ);
+	for (i = 0; i < 3000; i++)
+		batch_emit(slow, MI_NOOP);
+	batch_add(slow, &dummy);
+	igt_assert_ok(__batch_submit_wr(slow, I915_EXEC_FENCE_OUT, &rsvd2));
+	a.flags = I915_EXEC_FENCE_IN;
+	a.rsvd2 = rsvd2 >> 32;
+
+	fd_b = drm_open_driver();
+	pid = igt_fork(run_client_a, &a);
+	client_b_not_blocked(fd_b, gem_open(fd_b, gem_flink(fd, a.shared)),
+			     pid);
+	sim_set_cmd_delay(0);
+	igt_assert_eq(igt_wait(pid), 0);
+	gem_read(fd, a.shared, 0, &v, sizeof(v));
+	igt_assert_eq_u64(v, MAGIC);
+
+	close(rsvd2 >> 32);
+	batch_free(slow);
+	bo_fini(&dummy, fd);
+	close(fd_b);
+	close(fd);
+}
+
+static const struct igt_subtest tests[] = {
+	SUBTEST_T(vgem_fence, 60),
+	SUBTEST_T(fence_in, 60),
+};
+
+igt_main(tests)
