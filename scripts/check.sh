@@ -9,7 +9,8 @@
 #
 # Lanes:
 #   debian  scripts/vm/run.sh on Debian's kernel (the headers' exact
-#           version), with the i915.ko that `make modules` built.
+#           version), with the i915.ko that `make modules` built, and
+#           vgem loaded (gem_exec_foreign_fence shares objects with it).
 #   debug   scripts/debugkernel/lane.sh, when it exists and is executable
 #           (issue 3).  Contract: it prints what it likes, ends its output
 #           with a line "N passed, N failed[, N skipped]" (scripts/vm/run.sh
@@ -64,7 +65,8 @@ main() {
 	build
 	for lane in $LANES; do
 		case $lane in
-		debian) run_lane debian "$REPO/scripts/vm/run.sh" --lane debian "$@" ;;
+		debian) run_lane debian "$REPO/scripts/vm/run.sh" --lane debian \
+			--kmod vgem "$@" ;;
 		debug)
 			if [ -x "$REPO/scripts/debugkernel/lane.sh" ]; then
 				run_lane debug "$REPO/scripts/debugkernel/lane.sh"

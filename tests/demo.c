@@ -60,12 +60,16 @@ static void step(int ok, const char *what)
 		failures++;
 }
 
+/* the i915 primary node's minor: card<minor> in /dev/dri and sysfs */
+static int card_minor;
+
 static unsigned long sysfs_hex(const char *name)
 {
 	char path[256], buf[64] = "";
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/sys/class/drm/card0/device/%s", name);
+	snprintf(path, sizeof(path), "/sys/class/drm/card%d/device/%s",
+		 card_minor, name);
 	f = fopen(path, "r");
 	if (!f)
 		return ~0UL;
@@ -80,7 +84,8 @@ static const char *sysfs_link(const char *name, char *buf, size_t len)
 	char path[256];
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "/sys/class/drm/card0/device%s", name);
+	snprintf(path, sizeof(path), "/sys/class/drm/card%d/device%s",
+		 card_minor, name);
 	n = readlink(path, buf, len - 1);
 	if (n < 0)
 		return "?";
@@ -601,11 +606,13 @@ int main(void)
 
 	open_report();
 	say("i915gem demo: the driver on a simulated Intel GPU\n");
-	fd = open("/dev/dri/card0", O_RDWR);
+	fd = __drm_open_driver(false);
 	if (fd < 0) {
-		say("cannot open /dev/dri/card0: %s\n", strerror(errno));
+		say("cannot open the i915 node in /dev/dri: %s\n",
+		    strerror(-fd));
 		return 1;
 	}
+	card_minor = drm_minor(fd);
 	device = show_pci();
 	show_version(fd);
 	show_params(fd, device);

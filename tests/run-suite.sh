@@ -101,7 +101,8 @@ unload() {
 # Object count: first token of the first line of i915_gem_objects, retried
 # for up to 2 s in case the driver frees objects from a worker.
 objects_left() {
-	local f=$DEBUGFS/dri/0/i915_gem_objects i=0 n
+	local f i=0 n
+	f=$(i915_debugfs)/i915_gem_objects
 	[ -r "$f" ] || { echo "missing"; return; }
 	while :; do
 		n=$(head -n 1 "$f" | cut -d' ' -f1)
@@ -155,7 +156,7 @@ run_test() {
 	n=$(objects_left)
 	if [ "$n" != 0 ]; then
 		why="${why:+$why; }i915_gem_objects: $n objects left"
-		cat "$DEBUGFS/dri/0/i915_gem_objects" 2>/dev/null
+		cat "$(i915_debugfs)/i915_gem_objects" 2>/dev/null
 	fi
 	log_clean "$t@$sim" || why="${why:+$why; }kernel log"
 	if [ -n "$why" ]; then

@@ -101,7 +101,7 @@ churn() {
 		ms=$((300 + RANDOM % 1500))
 		sleep "$((ms / 1000)).$(printf %03d $((ms % 1000)))"
 		echo "churn@$sim cycle $cycle: $nw workers killed after ${ms} ms," \
-			"$(head -n 1 $DEBUGFS/dri/0/i915_gem_objects 2>/dev/null)"
+			"$(head -n 1 "$(i915_debugfs)"/i915_gem_objects 2>/dev/null)"
 		for p in $pids; do
 			kill -0 "$p" 2>/dev/null || why="${why:+$why; }cycle $cycle: a worker died before the kill"
 			kill -9 "$p" 2>/dev/null

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/vm/guest-lib.sh - what the bench VM's guest programs share
-# (busybox sh): the result channel and the kernel-log check.
+# (busybox sh): the result channel, the kernel-log check and where the
+# i915 device's debugfs files are.
 # scripts/vm/mkinitramfs.sh installs it as /lib/guest-lib.sh; the suite
 # (tests/run-suite.sh), the debug lane's guest.sh and the benchmark's
 # run-bench.sh source it.
@@ -52,4 +53,17 @@ wait_for() {
 		i=$((i + 1))
 	done
 	[ -e "$1" ]
+}
+
+# i915_debugfs: the DRM debugfs directory of the i915 device, found by
+# driver name (another DRM driver, e.g. vgem loaded at boot, may be
+# minor 0); /sys/kernel/debug/dri/0 when none answers.
+i915_debugfs() {
+	local d
+	for d in /sys/kernel/debug/dri/*; do
+		case $(cat "$d/name" 2>/dev/null) in
+		"i915 "*) echo "$d"; return ;;
+		esac
+	done
+	echo /sys/kernel/debug/dri/0
 }
