@@ -56,25 +56,13 @@ static int make_it_fail_fd = -1;
 /* ------------------------------------------------------------------ */
 /* the fault-injection controls */
 
-static int write_str(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t w;
-
-	if (fd < 0)
-		return -errno;
-	w = write(fd, val, strlen(val));
-	close(fd);
-	return w < 0 ? -errno : 0;
-}
-
 static void fi_set(const char *attr, const char *file, const char *val)
 {
 	char path[128];
 	int ret;
 
 	snprintf(path, sizeof(path), FI_ROOT "/%s/%s", attr, file);
-	ret = write_str(path, val);
+	ret = igt_write_file(path, val);
 	igt_assert_f(ret == 0, "writing %s to %s: %s", val, path,
 		     igt_errname(ret));
 }

@@ -113,19 +113,6 @@ static void subtest_busy(void)
 	close(fd);
 }
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	int ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static long read_long(const char *path)
 {
 	long long v = -1;
@@ -142,11 +129,11 @@ static long read_long(const char *path)
 static void subtest_zero_rejected(void)
 {
 	gem_set_hangcheck_ms(321);
-	igt_assert_err(write_str(PARAM, "0"), -EINVAL);
+	igt_assert_err(igt_write_file(PARAM, "0"), -EINVAL);
 	igt_assert_eq(read_long(PARAM), 321);
-	igt_assert_err(write_str(PARAM, "soon"), -EINVAL);
+	igt_assert_err(igt_write_file(PARAM, "soon"), -EINVAL);
 	igt_assert_eq(read_long(PARAM), 321);
-	igt_assert_ok(write_str(PARAM, "1"));
+	igt_assert_ok(igt_write_file(PARAM, "1"));
 	igt_assert_eq(read_long(PARAM), 1);
 	gem_set_hangcheck_ms(1000);
 }

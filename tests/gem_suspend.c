@@ -100,21 +100,6 @@ static int read_text(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static int write_text(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-	int ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, strlen(text));
-	if (n < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static void require_sleep(const char *state)
 {
 	char buf[256];
@@ -142,11 +127,11 @@ static void sleep_cycle(const char *state, const char *level)
 	int ret;
 
 	read_text(PM_TEST_DELAY, delay, sizeof(delay));
-	write_text(PM_TEST_DELAY, "0");
-	igt_assert_ok(write_text(PM_TEST, level));
-	ret = write_text(PM_STATE, state);
-	write_text(PM_TEST, "none");
-	write_text(PM_TEST_DELAY, delay);
+	igt_write_file(PM_TEST_DELAY, "0");
+	igt_assert_ok(igt_write_file(PM_TEST, level));
+	ret = igt_write_file(PM_STATE, state);
+	igt_write_file(PM_TEST, "none");
+	igt_write_file(PM_TEST_DELAY, delay);
 	igt_assert_f(!ret, "echo %s > %s at pm_test %s: %s", state, PM_STATE,
 		     level, igt_errname(ret));
 }

@@ -50,18 +50,6 @@ static void sleep_ms(unsigned int ms)
 		;
 }
 
-static int sysfs_write(const char *path, const char *str)
-{
-	int fd = open(path, O_WRONLY), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, str, strlen(str)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static bool bound(void)
 {
 	char path[sizeof(DRIVER_DIR) + sizeof(pci_addr)];
@@ -75,7 +63,7 @@ static void bind_device(void)
 	double t0 = igt_now();
 	int fd;
 
-	igt_assert_ok(sysfs_write(DRIVER_DIR "/bind", pci_addr));
+	igt_assert_ok(igt_write_file(DRIVER_DIR "/bind", pci_addr));
 	igt_assert(bound());
 	/* the nodes appear as udev (or devtmpfs) makes them */
 	for (;;) {
@@ -92,7 +80,7 @@ static void bind_device(void)
 static void bind_at_exit(void)
 {
 	if (getpid() == bind_owner && pci_addr[0] && !bound() &&
-	    sysfs_write(DRIVER_DIR "/bind", pci_addr))
+	    igt_write_file(DRIVER_DIR "/bind", pci_addr))
 		fprintf(stderr, "  could not bind %s again\n", pci_addr);
 }
 
@@ -124,7 +112,7 @@ static void unbind_device(void)
 {
 	double t0 = igt_now();
 
-	igt_assert_ok(sysfs_write(DRIVER_DIR "/unbind", pci_addr));
+	igt_assert_ok(igt_write_file(DRIVER_DIR "/unbind", pci_addr));
 	igt_assert(!bound());
 	igt_info("unbind took %.3f s", igt_now() - t0);
 }

@@ -62,19 +62,6 @@ static void pci_name(int fd, char *name, size_t len)
 	snprintf(name, len, "%s", base ? base + 1 : link);
 }
 
-static int sysfs_write(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	int ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /*
  * Every page of [start, end) in the model's GTT dump is "scratch" or
  * "invalid"; the dump lists runs "0xS-0xE count kind...".
@@ -119,7 +106,7 @@ static void rebind(void)
 	snprintf(path, sizeof(path), DRV "/%s", bound_name);
 	if (!access(path, F_OK))
 		return;
-	sysfs_write(DRV "/bind", bound_name);
+	igt_write_file(DRV "/bind", bound_name);
 	for (i = 0; i < 100 && access(path, F_OK); i++)
 		usleep(10 * 1000);
 }
@@ -153,12 +140,12 @@ static void subtest_unbind_clears_ring(void)
 
 	snprintf(bound_name, sizeof(bound_name), "%s", name);
 	atexit(rebind);
-	igt_assert_ok(sysfs_write(DRV "/unbind", name));
+	igt_assert_ok(igt_write_file(DRV "/unbind", name));
 	assert_unmapped("ring", ring_start, ring_start + RING_SIZE);
 	if (hws)
 		assert_unmapped("status page", hws, hws + PAGE_SZ);
 
-	igt_assert_ok(sysfs_write(DRV "/bind", name));
+	igt_assert_ok(igt_write_file(DRV "/bind", name));
 	snprintf(path, sizeof(path), DRV "/%s", name);
 	for (i = 0; i < 100 && access(path, F_OK); i++)
 		usleep(10 * 1000);

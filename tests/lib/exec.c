@@ -726,16 +726,9 @@ static long read_param(const char *path)
 static int write_param(const char *path, long value)
 {
 	char buf[32];
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
 
-	if (fd < 0)
-		return -errno;
 	snprintf(buf, sizeof(buf), "%ld", value);
-	n = write(fd, buf, strlen(buf));
-	n = n < 0 ? -errno : 0;
-	close(fd);
-	return n;
+	return igt_write_file(path, buf);
 }
 
 /* a module parameter a test changed, put back when its process exits */

@@ -427,24 +427,30 @@ int igt_debugfs_read(int fd, const char *name, char *buf, size_t len)
 	return read_file(path, buf, len);
 }
 
-int igt_debugfs_write(int fd, const char *name, const char *str)
+int igt_write_file(const char *path, const char *str)
 {
-	char path[256];
 	size_t len = strlen(str);
 	ssize_t w;
-	int dfd;
+	int fd;
 
-	debugfs_path(fd, name, path, sizeof(path));
-	dfd = open(path, O_WRONLY | O_CLOEXEC);
-	if (dfd < 0)
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	w = write(dfd, str, len);
+	w = write(fd, str, len);
 	if (w < 0)
 		w = -errno;
-	close(dfd);
+	close(fd);
 	if (w >= 0 && (size_t)w != len)
 		return -EIO;
 	return w < 0 ? (int)w : 0;
+}
+
+int igt_debugfs_write(int fd, const char *name, const char *str)
+{
+	char path[256];
+
+	debugfs_path(fd, name, path, sizeof(path));
+	return igt_write_file(path, str);
 }
 
 void igt_gem_objects(int fd, long long *count, long long *bytes)

@@ -172,6 +172,9 @@ unsigned long long drm_sysfs_device_attr(int fd, const char *attr);
 int igt_debugfs_read(int fd, const char *name, char *buf, size_t len);
 /* write @str to the file; 0 or -errno */
 int igt_debugfs_write(int fd, const char *name, const char *str);
+/* write @str to the file at @path (sysfs, /proc...); 0, -errno, or -EIO
+ * for a short write */
+int igt_write_file(const char *path, const char *str);
 /* i915_gem_objects first line: object count and bytes (-1 if absent) */
 void igt_gem_objects(int fd, long long *count, long long *bytes);
 
