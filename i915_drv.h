@@ -512,6 +512,9 @@ void i915_gem_file_unpin_all(struct i915_device *i915,
 int i915_gtt_map_kernel(struct i915_device *i915, const dma_addr_t *dma,
 			unsigned int count, enum i915_gtt_caching caching,
 			u32 *offset);
+void i915_gtt_remap_kernel(struct i915_device *i915, u32 offset,
+			   const dma_addr_t *dma, unsigned int count,
+			   enum i915_gtt_caching caching);
 void i915_gtt_unmap_kernel(struct i915_device *i915, u32 offset,
 			   unsigned int count);
 

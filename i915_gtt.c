@@ -173,9 +173,27 @@ int i915_gtt_map_kernel(struct i915_device *i915, const dma_addr_t *dma,
 
 	*offset = gtt->kernel_next;
 	gtt->kernel_next += size;
-	i915->hw.funcs->gtt_insert(&i915->hw, *offset >> PAGE_SHIFT, dma, count,
-				   caching);
+	i915_gtt_remap_kernel(i915, *offset, dma, count, caching);
 	return 0;
+}
+
+/**
+ * i915_gtt_remap_kernel - write a kernel mapping's entries
+ * @i915: the device
+ * @offset: GTT address from i915_gtt_map_kernel()
+ * @dma: DMA addresses of the pages
+ * @count: number of pages
+ * @caching: snooped or uncached entries
+ *
+ * i915_gtt_map_kernel() writes them first; resume writes them again after
+ * the GPU lost its GTT.
+ */
+void i915_gtt_remap_kernel(struct i915_device *i915, u32 offset,
+			   const dma_addr_t *dma, unsigned int count,
+			   enum i915_gtt_caching caching)
+{
+	i915->hw.funcs->gtt_insert(&i915->hw, offset >> PAGE_SHIFT, dma, count,
+				   caching);
 }
 
 /**
@@ -362,6 +380,21 @@ err_unpin:
 	return ret;
 }
 
+/* Drop every pin of @obj, its dma_resv lock held (it stays bound). */
+static void gem_unpin_all_locked(struct i915_gem_object *obj)
+{
+	struct i915_gtt *gtt = obj_gtt(obj);
+
+	dma_resv_assert_held(obj->base.resv);
+
+	mutex_lock(&gtt->lock);
+	if (obj->pin_count)
+		gtt->pinned_bytes -= obj->base.size;
+	mutex_unlock(&gtt->lock);
+	obj->pin_count = 0;
+	WRITE_ONCE(obj->pin_owner, 0);
+}
+
 /**
  * i915_gtt_unbind_locked - take an object out of the GTT
  * @obj: the object, its dma_resv lock held, idle; a no-op when not bound
@@ -385,15 +418,12 @@ void i915_gtt_unbind_locked(struct i915_gem_object *obj)
 	i915->hw.funcs->gtt_clear(&i915->hw, obj->gtt_node.start >> PAGE_SHIFT,
 				  obj_npages(obj));
 
+	gem_unpin_all_locked(obj);
 	mutex_lock(&gtt->lock);
 	list_del(&obj->gtt_link);
 	drm_mm_remove_node(&obj->gtt_node);
-	if (obj->pin_count)
-		gtt->pinned_bytes -= obj->base.size;
 	mutex_unlock(&gtt->lock);
 
-	obj->pin_count = 0;
-	WRITE_ONCE(obj->pin_owner, 0);
 	gtt_unmap_pages(obj, obj_npages(obj));
 	i915_gem_object_unpin_pages(obj);
 }
@@ -618,21 +648,6 @@ static int gem_pin_locked(struct i915_gem_object *obj, struct drm_file *file,
 		mutex_unlock(&gtt->lock);
 	}
 	return 0;
-}
-
-/* Drop every pin of @obj, its dma_resv lock held; it stays bound. */
-static void gem_unpin_all_locked(struct i915_gem_object *obj)
-{
-	struct i915_gtt *gtt = obj_gtt(obj);
-
-	dma_resv_assert_held(obj->base.resv);
-
-	mutex_lock(&gtt->lock);
-	if (obj->pin_count)
-		gtt->pinned_bytes -= obj->base.size;
-	mutex_unlock(&gtt->lock);
-	obj->pin_count = 0;
-	WRITE_ONCE(obj->pin_owner, 0);
 }
 
 /* Lock, bind and pin, starting over whenever eviction must back off. */

@@ -262,14 +262,13 @@ void i915_ring_suspend(struct i915_device *i915)
 int i915_ring_resume(struct i915_device *i915)
 {
 	struct i915_ring *ring = &i915->ring;
-	struct i915_hw *hw = &i915->hw;
 	int ret;
 
-	hw->funcs->gtt_insert(hw, ring->gtt_offset >> PAGE_SHIFT, ring->dma,
+	i915_gtt_remap_kernel(i915, ring->gtt_offset, ring->dma,
 			      ring->size >> PAGE_SHIFT, I915_GTT_UNCACHED);
 	if (!i915->info->hws_needs_physical)
-		hw->funcs->gtt_insert(hw, ring->hws_gtt >> PAGE_SHIFT,
-				      &ring->hws_dma, 1, I915_GTT_SNOOPED);
+		i915_gtt_remap_kernel(i915, ring->hws_gtt, &ring->hws_dma, 1,
+				      I915_GTT_SNOOPED);
 
 	mutex_lock(&ring->lock);
 	ret = i915_ring_start(i915);
