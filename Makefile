@@ -10,7 +10,7 @@ KDIR ?= /usr/src/linux-headers-$(KVER)
 LINUX_SRC ?= /usr/src/linux-source-6.1
 PWD := $(shell pwd)
 
-SRCS := $(filter-out %.mod.c,$(wildcard *.c *.h include/*.h))
+SRCS := $(filter-out %.mod.c,$(wildcard i915/*.[ch] sim/*.[ch] include/*.h))
 
 all: modules
 
