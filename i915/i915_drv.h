@@ -557,9 +557,11 @@ void i915_request_escape_fence(struct dma_fence *fence);
 int i915_request_module_init(void);
 void i915_request_module_exit(void);
 
-/* i915_gem_wait.c: waiting for GPU work, per-file state */
+/* i915_file.c: per-file state */
 int i915_gem_open(struct drm_device *dev, struct drm_file *file);
 void i915_gem_postclose(struct drm_device *dev, struct drm_file *file);
+
+/* i915_gem_wait.c: waiting for GPU work */
 int i915_gem_busy_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file);
 int i915_gem_wait_ioctl(struct drm_device *dev, void *data,
