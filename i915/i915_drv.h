@@ -507,6 +507,7 @@ int i915_gem_leavevt_ioctl(struct drm_device *dev, void *data,
 			   struct drm_file *file);
 void i915_gem_file_unpin_all(struct i915_device *i915,
 			     struct i915_file *fpriv);
+void i915_gem_unpin_all_locked(struct i915_gem_object *obj);
 
 /* i915_gtt.c: the driver's own GTT allocations */
 int i915_gtt_map_kernel(struct i915_device *i915, const dma_addr_t *dma,

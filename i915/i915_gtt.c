@@ -380,10 +380,16 @@ err_unpin:
 	return ret;
 }
 
-/* Drop every pin of @obj, its dma_resv lock held (it stays bound). */
-static void gem_unpin_all_locked(struct i915_gem_object *obj)
+/**
+ * i915_gem_unpin_all_locked - drop every user pin of an object
+ * @obj: the object, its dma_resv lock held; it stays bound
+ *
+ * Used by UNPIN for the last pin, by a closing file for its pins and by
+ * unbind, which takes the pins with the binding.
+ */
+void i915_gem_unpin_all_locked(struct i915_gem_object *obj)
 {
-	struct i915_gtt *gtt = obj_gtt(obj);
+	struct i915_gtt *gtt = &obj_to_i915(obj)->gtt;
 
 	dma_resv_assert_held(obj->base.resv);
 
@@ -418,7 +424,7 @@ void i915_gtt_unbind_locked(struct i915_gem_object *obj)
 	i915->hw.funcs->gtt_clear(&i915->hw, obj->gtt_node.start >> PAGE_SHIFT,
 				  obj_npages(obj));
 
-	gem_unpin_all_locked(obj);
+	i915_gem_unpin_all_locked(obj);
 	mutex_lock(&gtt->lock);
 	list_del(&obj->gtt_link);
 	drm_mm_remove_node(&obj->gtt_node);
@@ -629,7 +635,7 @@ static int gem_pin_locked(struct i915_gem_object *obj, struct drm_file *file,
 		.size = obj->base.size,
 		.alignment = alignment,
 	};
-	struct i915_gtt *gtt = obj_gtt(obj);
+	struct i915_gtt *gtt = &obj_to_i915(obj)->gtt;
 	int ret;
 
 	if (obj->pin_count && obj->pin_owner != file_pin_owner(file))
@@ -743,7 +749,7 @@ int i915_gem_unpin_ioctl(struct drm_device *dev, void *data,
 	if (!obj->pin_count || obj->pin_owner != file_pin_owner(file))
 		ret = -EINVAL;
 	else if (obj->pin_count == 1)
-		gem_unpin_all_locked(obj);
+		i915_gem_unpin_all_locked(obj);
 	else
 		obj->pin_count--;
 	dma_resv_unlock(obj->base.resv);
@@ -788,7 +794,7 @@ void i915_gem_file_unpin_all(struct i915_device *i915,
 	while ((obj = get_pinned_object(i915, fpriv->id))) {
 		dma_resv_lock(obj->base.resv, NULL);
 		if (obj->pin_owner == fpriv->id)
-			gem_unpin_all_locked(obj);
+			i915_gem_unpin_all_locked(obj);
 		dma_resv_unlock(obj->base.resv);
 		drm_gem_object_put(&obj->base);
 	}
