@@ -493,6 +493,7 @@ void i915_gtt_unbind_locked(struct i915_gem_object *obj);
 int i915_gtt_unbind_idle_locked(struct i915_gem_object *obj);
 void i915_gtt_touch(struct i915_gem_object *obj);
 int i915_gtt_evict_all(struct i915_device *i915);
+int i915_gtt_set_range(struct i915_device *i915, u64 start, u64 end);
 void i915_gtt_suspend(struct i915_device *i915);
 void i915_gtt_resume(struct i915_device *i915);
 int i915_gem_init_ioctl(struct drm_device *dev, void *data,

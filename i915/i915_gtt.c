@@ -578,6 +578,47 @@ void i915_gtt_resume(struct i915_device *i915)
 }
 
 /**
+ * i915_gtt_set_range - choose the range of the GTT that GEM manages
+ * @i915: the device
+ * @start: first byte of the range
+ * @end: end of the range (exclusive)
+ *
+ * Unbinds every unpinned object and re-creates the allocator over
+ * [@start, @end), minus the firmware's stolen memory (or page 0), the
+ * last guard page and the driver's own range.
+ *
+ * Return: 0 on success, -EINVAL for a range that is empty (also once
+ * those are taken out), unaligned or beyond the GTT, -EBUSY while pinned
+ * objects remain bound, -EINTR or -ERESTARTSYS on a signal.
+ */
+int i915_gtt_set_range(struct i915_device *i915, u64 start, u64 end)
+{
+	struct i915_gtt *gtt = &i915->gtt;
+	int ret;
+
+	if (start >= end ||
+	    !IS_ALIGNED(start | end, I915_GTT_PAGE_SIZE) ||
+	    end > gtt->total ||
+	    max_t(u64, start, gtt_floor(gtt)) >=
+	    min_t(u64, end, gtt->kernel_start))
+		return -EINVAL;
+
+	ret = i915_gtt_evict_all(i915);
+	if (ret)
+		return ret;
+
+	mutex_lock(&gtt->lock);
+	if (!drm_mm_clean(&gtt->mm)) {
+		ret = -EBUSY;
+	} else {
+		drm_mm_takedown(&gtt->mm);
+		gtt_init_range(gtt, start, end);
+	}
+	mutex_unlock(&gtt->lock);
+	return ret;
+}
+
+/**
  * i915_gem_init_ioctl - GEM_INIT: choose the GTT range GEM manages
  * @dev: DRM device
  * @data: &struct drm_i915_gem_init
@@ -594,31 +635,10 @@ void i915_gtt_resume(struct i915_device *i915)
 int i915_gem_init_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file)
 {
-	struct i915_device *i915 = to_i915(dev);
 	struct drm_i915_gem_init *args = data;
-	struct i915_gtt *gtt = &i915->gtt;
-	int ret;
 
-	if (args->gtt_start >= args->gtt_end ||
-	    !IS_ALIGNED(args->gtt_start | args->gtt_end, I915_GTT_PAGE_SIZE) ||
-	    args->gtt_end > gtt->total ||
-	    max_t(u64, args->gtt_start, gtt_floor(gtt)) >=
-	    min_t(u64, args->gtt_end, gtt->kernel_start))
-		return -EINVAL;
-
-	ret = i915_gtt_evict_all(i915);
-	if (ret)
-		return ret;
-
-	mutex_lock(&gtt->lock);
-	if (!drm_mm_clean(&gtt->mm)) {
-		ret = -EBUSY;
-	} else {
-		drm_mm_takedown(&gtt->mm);
-		gtt_init_range(gtt, args->gtt_start, args->gtt_end);
-	}
-	mutex_unlock(&gtt->lock);
-	return ret;
+	return i915_gtt_set_range(to_i915(dev), args->gtt_start,
+				  args->gtt_end);
 }
 
 static u64 file_pin_owner(struct drm_file *file)
