@@ -496,19 +496,6 @@ int i915_gtt_evict_all(struct i915_device *i915);
 int i915_gtt_set_range(struct i915_device *i915, u64 start, u64 end);
 void i915_gtt_suspend(struct i915_device *i915);
 void i915_gtt_resume(struct i915_device *i915);
-int i915_gem_init_ioctl(struct drm_device *dev, void *data,
-			struct drm_file *file);
-int i915_gem_pin_ioctl(struct drm_device *dev, void *data,
-		       struct drm_file *file);
-int i915_gem_unpin_ioctl(struct drm_device *dev, void *data,
-			 struct drm_file *file);
-int i915_gem_entervt_ioctl(struct drm_device *dev, void *data,
-			   struct drm_file *file);
-int i915_gem_leavevt_ioctl(struct drm_device *dev, void *data,
-			   struct drm_file *file);
-void i915_gem_file_unpin_all(struct i915_device *i915,
-			     struct i915_file *fpriv);
-void i915_gem_unpin_all_locked(struct i915_gem_object *obj);
 
 /* i915_gtt.c: the driver's own GTT allocations */
 int i915_gtt_map_kernel(struct i915_device *i915, const dma_addr_t *dma,
@@ -519,6 +506,23 @@ void i915_gtt_remap_kernel(struct i915_device *i915, u32 offset,
 			   enum i915_gtt_caching caching);
 void i915_gtt_unmap_kernel(struct i915_device *i915, u32 offset,
 			   unsigned int count);
+
+/* i915_gem_pin.c: PIN/UNPIN, pins owned by files */
+int i915_gem_pin_ioctl(struct drm_device *dev, void *data,
+		       struct drm_file *file);
+int i915_gem_unpin_ioctl(struct drm_device *dev, void *data,
+			 struct drm_file *file);
+void i915_gem_unpin_all_locked(struct i915_gem_object *obj);
+void i915_gem_file_unpin_all(struct i915_device *i915,
+			     struct i915_file *fpriv);
+
+/* i915_gem_init.c: GEM_INIT and the VT switch */
+int i915_gem_init_ioctl(struct drm_device *dev, void *data,
+			struct drm_file *file);
+int i915_gem_entervt_ioctl(struct drm_device *dev, void *data,
+			   struct drm_file *file);
+int i915_gem_leavevt_ioctl(struct drm_device *dev, void *data,
+			   struct drm_file *file);
 
 /* i915_ring.c */
 int i915_ring_init(struct i915_device *i915);

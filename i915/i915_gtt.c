@@ -5,9 +5,11 @@
  * The graphics address space: a drm_mm allocator over the range the driver
  * manages (every unused entry points at the backend's scratch page:
  * intel-gtt's or the model's), binding and unbinding objects (DMA-mapping
- * their pages and writing the entries through the hardware seam), and the
- * ioctls that act on the GTT as a whole: GEM_INIT (choose the managed
- * range), PIN/UNPIN and the VT switch.
+ * their pages and writing the entries through the hardware seam),
+ * unbinding everything unpinned at once (for GEM_INIT and LEAVEVT, in
+ * i915_gem_init.c) and rewriting the entries across suspend and resume.
+ * Pins are i915_gem_pin.c's; making room when the allocator is full is
+ * eviction's (i915_gem_evict.c).
  *
  * The first and the last page of the GTT are never handed out: page 0
  * catches stray writes to address 0 and the last page stays on scratch
@@ -34,11 +36,9 @@
  * Lock order: an object's dma_resv lock, then &i915_gtt.lock.
  */
 
-#include <drm/drm_file.h>
 #include <uapi/drm/i915_drm.h>
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
-#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/sizes.h>
 
@@ -46,8 +46,6 @@
 #include "i915_reg.h"
 #include "i915_trace.h"
 
-/* A user may stack this many pins on one object. */
-#define I915_MAX_USER_PINS	16
 /* GTT space the driver keeps for the ring and the status page. */
 #define I915_GTT_KERNEL_SIZE	SZ_64K
 /* Rounds of eviction one bind may go through before giving up. */
@@ -381,27 +379,6 @@ err_unpin:
 }
 
 /**
- * i915_gem_unpin_all_locked - drop every user pin of an object
- * @obj: the object, its dma_resv lock held; it stays bound
- *
- * Used by UNPIN for the last pin, by a closing file for its pins and by
- * unbind, which takes the pins with the binding.
- */
-void i915_gem_unpin_all_locked(struct i915_gem_object *obj)
-{
-	struct i915_gtt *gtt = &obj_to_i915(obj)->gtt;
-
-	dma_resv_assert_held(obj->base.resv);
-
-	mutex_lock(&gtt->lock);
-	if (obj->pin_count)
-		gtt->pinned_bytes -= obj->base.size;
-	mutex_unlock(&gtt->lock);
-	obj->pin_count = 0;
-	WRITE_ONCE(obj->pin_owner, 0);
-}
-
-/**
  * i915_gtt_unbind_locked - take an object out of the GTT
  * @obj: the object, its dma_resv lock held, idle; a no-op when not bound
  *
@@ -615,263 +592,5 @@ int i915_gtt_set_range(struct i915_device *i915, u64 start, u64 end)
 		gtt_init_range(gtt, start, end);
 	}
 	mutex_unlock(&gtt->lock);
-	return ret;
-}
-
-/**
- * i915_gem_init_ioctl - GEM_INIT: choose the GTT range GEM manages
- * @dev: DRM device
- * @data: &struct drm_i915_gem_init
- * @file: DRM file (root and master only)
- *
- * Unbinds every unpinned object and re-creates the allocator over
- * [gtt_start, gtt_end), minus the firmware's stolen memory (or page 0),
- * the last guard page and the driver's own range.
- *
- * Return: 0 on success, -EINVAL for a range that is empty (also once
- * those are taken out), unaligned or beyond the GTT, -EBUSY while pinned
- * objects remain bound.
- */
-int i915_gem_init_ioctl(struct drm_device *dev, void *data,
-			struct drm_file *file)
-{
-	struct drm_i915_gem_init *args = data;
-
-	return i915_gtt_set_range(to_i915(dev), args->gtt_start,
-				  args->gtt_end);
-}
-
-static u64 file_pin_owner(struct drm_file *file)
-{
-	struct i915_file *fpriv = file->driver_priv;
-
-	return fpriv->id;
-}
-
-static int gem_pin_locked(struct i915_gem_object *obj, struct drm_file *file,
-			  u64 alignment, struct i915_ww *ww)
-{
-	struct i915_gtt_place place = {
-		.size = obj->base.size,
-		.alignment = alignment,
-	};
-	struct i915_gtt *gtt = &obj_to_i915(obj)->gtt;
-	int ret;
-
-	if (obj->pin_count && obj->pin_owner != file_pin_owner(file))
-		return -EINVAL;
-	if (obj->pin_count >= I915_MAX_USER_PINS)
-		return -EBUSY;
-
-	ret = i915_gtt_bind_locked(obj, &place, ww);
-	if (ret)
-		return ret;
-
-	if (!obj->pin_count++) {
-		WRITE_ONCE(obj->pin_owner, file_pin_owner(file));
-		mutex_lock(&gtt->lock);
-		gtt->pinned_bytes += obj->base.size;
-		mutex_unlock(&gtt->lock);
-	}
-	return 0;
-}
-
-/* Lock, bind and pin, starting over whenever eviction must back off. */
-static int gem_pin(struct i915_gem_object *obj, struct drm_file *file,
-		   u64 alignment, u64 *offset)
-{
-	struct i915_ww ww;
-	int ret;
-
-	i915_ww_init(&ww);
-	for (;;) {
-		ret = i915_ww_lock(&ww, obj);
-		if (!ret)
-			ret = gem_pin_locked(obj, file, alignment, &ww);
-		if (ret != -EDEADLK)
-			break;
-		ret = i915_ww_backoff(&ww);
-		if (ret)
-			break;
-	}
-	if (!ret)
-		*offset = obj->gtt_node.start;
-	i915_ww_fini(&ww);
-	return ret;
-}
-
-/**
- * i915_gem_pin_ioctl - PIN: fix an object in the GTT
- * @dev: DRM device
- * @data: &struct drm_i915_gem_pin
- * @file: DRM file (root only)
- *
- * A pinned object is never moved or evicted until its last pin is dropped
- * or it is destroyed.  Pins belong to the file that made them and are
- * dropped when it closes.
- *
- * Return: 0 with the GTT offset in @data, -EINVAL for a bad alignment, a
- * non-zero pad or an object pinned by another file (or pinned misaligned),
- * -ENOENT for a bad handle, -EBUSY after too many pins, -ENOSPC if the GTT
- * is full.
- */
-int i915_gem_pin_ioctl(struct drm_device *dev, void *data,
-		       struct drm_file *file)
-{
-	struct drm_i915_gem_pin *args = data;
-	struct i915_gem_object *obj;
-	int ret;
-
-	if (args->pad)
-		return -EINVAL;
-	if (args->alignment && (!is_power_of_2(args->alignment) ||
-				args->alignment > to_i915(dev)->gtt.total))
-		return -EINVAL;
-
-	obj = i915_gem_object_lookup(file, args->handle);
-	if (!obj)
-		return -ENOENT;
-
-	ret = gem_pin(obj, file, args->alignment, &args->offset);
-	drm_gem_object_put(&obj->base);
-	return ret;
-}
-
-/**
- * i915_gem_unpin_ioctl - UNPIN: drop one pin of an object
- * @dev: DRM device
- * @data: &struct drm_i915_gem_unpin
- * @file: DRM file (root only)
- *
- * The object stays bound but may now be evicted or moved.
- *
- * Return: 0 on success, -ENOENT for a bad handle, -EINVAL for a non-zero
- * pad or an object this file has not pinned.
- */
-int i915_gem_unpin_ioctl(struct drm_device *dev, void *data,
-			 struct drm_file *file)
-{
-	struct drm_i915_gem_unpin *args = data;
-	struct i915_gem_object *obj;
-	int ret;
-
-	if (args->pad)
-		return -EINVAL;
-
-	obj = i915_gem_object_lookup(file, args->handle);
-	if (!obj)
-		return -ENOENT;
-
-	ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
-	if (ret)
-		goto out_put;
-
-	if (!obj->pin_count || obj->pin_owner != file_pin_owner(file))
-		ret = -EINVAL;
-	else if (obj->pin_count == 1)
-		i915_gem_unpin_all_locked(obj);
-	else
-		obj->pin_count--;
-	dma_resv_unlock(obj->base.resv);
-out_put:
-	drm_gem_object_put(&obj->base);
-	return ret;
-}
-
-/* An object pinned by @owner, with a reference, or NULL. */
-static struct i915_gem_object *get_pinned_object(struct i915_device *i915,
-						 u64 owner)
-{
-	struct i915_gem_object *obj, *found = NULL;
-
-	spin_lock(&i915->obj_lock);
-	list_for_each_entry(obj, &i915->objects, link) {
-		if (READ_ONCE(obj->pin_owner) == owner &&
-		    kref_get_unless_zero(&obj->base.refcount)) {
-			found = obj;
-			break;
-		}
-	}
-	spin_unlock(&i915->obj_lock);
-	return found;
-}
-
-/**
- * i915_gem_file_unpin_all - drop every pin a closing file holds
- * @i915: the device
- * @fpriv: the file, at postclose (none of its ioctls runs any more)
- *
- * Pins belong to the file that made them; once it is gone nobody can
- * drop them, so they go with it, and the objects (still bound) may be
- * evicted again.  Objects whose last reference is already gone are
- * skipped: freeing them unbinds them.
- */
-void i915_gem_file_unpin_all(struct i915_device *i915,
-			     struct i915_file *fpriv)
-{
-	struct i915_gem_object *obj;
-
-	while ((obj = get_pinned_object(i915, fpriv->id))) {
-		dma_resv_lock(obj->base.resv, NULL);
-		if (obj->pin_owner == fpriv->id)
-			i915_gem_unpin_all_locked(obj);
-		dma_resv_unlock(obj->base.resv);
-		drm_gem_object_put(&obj->base);
-	}
-}
-
-/**
- * i915_gem_leavevt_ioctl - LEAVEVT: give the GTT back to the VT owner
- * @dev: DRM device
- * @data: unused
- * @file: DRM file (root and master only)
- *
- * Waits until the GPU has finished everything queued, then unbinds every
- * object that is not pinned.  Execution stays possible: objects are bound
- * again by their next use.
- *
- * Return: 0 on success (also when the GPU hung: its requests are over),
- * or -ERESTARTSYS/-EINTR on a signal.
- */
-int i915_gem_leavevt_ioctl(struct drm_device *dev, void *data,
-			   struct drm_file *file)
-{
-	struct i915_device *i915 = to_i915(dev);
-	int ret;
-
-	ret = i915_request_wait_idle(i915);
-	if (ret && ret != -EIO)
-		return ret;
-	return i915_gtt_evict_all(i915);
-}
-
-/**
- * i915_gem_entervt_ioctl - ENTERVT: take the GPU back after a VT switch
- * @dev: DRM device
- * @data: unused
- * @file: DRM file (root and master only)
- *
- * Another user of the hardware may have reprogrammed the ring while the
- * VT was away: once the GPU is idle, the ring registers are programmed
- * afresh (an empty ring, the status page).  Objects are bound again
- * lazily by their next use.
- *
- * Return: 0, -EIO if the GPU hung (it stays wedged), -ERESTARTSYS or
- * -EINTR on a signal.
- */
-int i915_gem_entervt_ioctl(struct drm_device *dev, void *data,
-			   struct drm_file *file)
-{
-	struct i915_device *i915 = to_i915(dev);
-	struct i915_ring *ring = &i915->ring;
-	int ret;
-
-	ret = mutex_lock_interruptible(&ring->lock);
-	if (ret)
-		return ret;
-	ret = i915_request_wait_idle(i915);
-	if (!ret)
-		ret = i915_ring_start(i915);
-	mutex_unlock(&ring->lock);
 	return ret;
 }
