@@ -469,6 +469,8 @@ extern int i915_sim_param;
 /* i915_getparam.c */
 int i915_getparam_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file);
+
+/* i915_ioc32.c: 32-bit compat ioctls */
 long i915_compat_ioctl(struct file *filp, unsigned int cmd,
 		       unsigned long arg);
 
