@@ -25,6 +25,7 @@
 #include <linux/sort.h>
 
 #include "i915_drv.h"
+#include "i915_gem_execbuffer.h"
 #include "i915_reg.h"
 
 /* Object flags known upstream; anything else is -EINVAL. */

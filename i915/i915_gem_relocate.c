@@ -61,6 +61,7 @@
 #include <linux/uaccess.h>
 
 #include "i915_drv.h"
+#include "i915_gem_execbuffer.h"
 
 /* Total relocations of one execbuffer, as old kernels bounded them. */
 #define I915_RELOC_MAX	(INT_MAX / sizeof(struct drm_i915_gem_relocation_entry))
