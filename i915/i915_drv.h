@@ -484,6 +484,8 @@ int i915_gem_execbuffer2_ioctl(struct drm_device *dev, void *data,
 u64 i915_reloc_stats(void);
 
 /* i915_gem_evict.c: making room in the GTT */
+bool i915_gem_evict_claim(struct i915_gem_object *obj, struct list_head *list);
+void i915_gem_evict_release(struct i915_gem_object *obj);
 int i915_gem_evict_something(struct i915_device *i915, struct i915_ww *ww,
 			     const struct i915_gtt_place *place,
 			     unsigned long color);

@@ -455,33 +455,18 @@ void i915_gtt_touch(struct i915_gem_object *obj)
 }
 
 /*
- * Claim, with a reference each, the bound objects that nobody pinned and
- * no evictor holds.
+ * Claim (i915_gem_evict_claim()) the bound objects that nobody pinned and
+ * no other evictor holds.
  */
 static void gtt_claim_unpinned(struct i915_gtt *gtt, struct list_head *list)
 {
 	struct i915_gem_object *obj;
 
 	mutex_lock(&gtt->lock);
-	list_for_each_entry(obj, &gtt->lru, gtt_link) {
-		if (READ_ONCE(obj->pin_count) || obj->evicting ||
-		    !kref_get_unless_zero(&obj->base.refcount))
-			continue;
-		obj->evicting = true;
-		list_add_tail(&obj->evict_link, list);
-	}
+	list_for_each_entry(obj, &gtt->lru, gtt_link)
+		if (!READ_ONCE(obj->pin_count) && !obj->evicting)
+			i915_gem_evict_claim(obj, list);
 	mutex_unlock(&gtt->lock);
-}
-
-static void gtt_release_claim(struct i915_gem_object *obj)
-{
-	struct i915_gtt *gtt = obj_gtt(obj);
-
-	mutex_lock(&gtt->lock);
-	list_del(&obj->evict_link);
-	obj->evicting = false;
-	mutex_unlock(&gtt->lock);
-	drm_gem_object_put(&obj->base);
 }
 
 /**
@@ -508,7 +493,7 @@ int i915_gtt_evict_all(struct i915_device *i915)
 				ret = i915_gtt_unbind_idle_locked(obj);
 			dma_resv_unlock(obj->base.resv);
 		}
-		gtt_release_claim(obj);
+		i915_gem_evict_release(obj);
 	}
 	return ret;
 }
