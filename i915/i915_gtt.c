@@ -102,8 +102,8 @@ static void gtt_clear_above_stolen(struct i915_device *i915)
 {
 	u64 stolen = i915->hw.stolen_size;
 
-	i915->hw.funcs->gtt_clear(&i915->hw, stolen >> PAGE_SHIFT,
-				  (i915->gtt.total - stolen) >> PAGE_SHIFT);
+	i915_hw_gtt_clear(&i915->hw, stolen >> PAGE_SHIFT,
+			  (i915->gtt.total - stolen) >> PAGE_SHIFT);
 }
 
 /**
@@ -190,8 +190,8 @@ void i915_gtt_remap_kernel(struct i915_device *i915, u32 offset,
 			   const dma_addr_t *dma, unsigned int count,
 			   enum i915_gtt_caching caching)
 {
-	i915->hw.funcs->gtt_insert(&i915->hw, offset >> PAGE_SHIFT, dma, count,
-				   caching);
+	i915_hw_gtt_insert(&i915->hw, offset >> PAGE_SHIFT, dma, count,
+			   caching);
 }
 
 /**
@@ -206,7 +206,7 @@ void i915_gtt_remap_kernel(struct i915_device *i915, u32 offset,
 void i915_gtt_unmap_kernel(struct i915_device *i915, u32 offset,
 			   unsigned int count)
 {
-	i915->hw.funcs->gtt_clear(&i915->hw, offset >> PAGE_SHIFT, count);
+	i915_hw_gtt_clear(&i915->hw, offset >> PAGE_SHIFT, count);
 }
 
 static void gtt_unmap_pages(struct i915_gem_object *obj, unsigned int count)
@@ -304,8 +304,8 @@ static void gtt_write_entries(struct i915_gem_object *obj)
 	enum i915_gtt_caching caching = obj->cache_level == I915_CACHING_NONE ?
 					I915_GTT_UNCACHED : I915_GTT_SNOOPED;
 
-	hw->funcs->gtt_insert(hw, obj->gtt_node.start >> PAGE_SHIFT,
-			      obj->gtt_dma, obj_npages(obj), caching);
+	i915_hw_gtt_insert(hw, obj->gtt_node.start >> PAGE_SHIFT,
+			   obj->gtt_dma, obj_npages(obj), caching);
 }
 
 /* Does the object's current node satisfy @place? */
@@ -398,8 +398,8 @@ void i915_gtt_unbind_locked(struct i915_gem_object *obj)
 		return;
 
 	trace_i915_gtt_unbind(obj, obj->gtt_node.start, obj->gtt_node.size);
-	i915->hw.funcs->gtt_clear(&i915->hw, obj->gtt_node.start >> PAGE_SHIFT,
-				  obj_npages(obj));
+	i915_hw_gtt_clear(&i915->hw, obj->gtt_node.start >> PAGE_SHIFT,
+			  obj_npages(obj));
 
 	i915_gem_unpin_all_locked(obj);
 	mutex_lock(&gtt->lock);
@@ -529,7 +529,7 @@ void i915_gtt_resume(struct i915_device *i915)
 	struct i915_gtt *gtt = &i915->gtt;
 	struct i915_gem_object *obj;
 
-	if (i915->hw.funcs->resume && i915->hw.funcs->resume(&i915->hw))
+	if (i915_hw_resume(&i915->hw))
 		drm_err(&i915->drm, "GTT not enabled again after resume\n");
 	/* Stolen memory is the firmware's: it maps it again itself. */
 	gtt_clear_above_stolen(i915);
