@@ -149,7 +149,8 @@ static int exec_check_fixed_overlap(struct i915_exec *eb, bool colors)
 	return ret;
 }
 
-static int cmp_handle(const void *a, const void *b)
+/* sort(): two &struct i915_exec_handle by handle. */
+static int cmp_exec_handles(const void *a, const void *b)
 {
 	u32 x = ((const struct i915_exec_handle *)a)->handle;
 	u32 y = ((const struct i915_exec_handle *)b)->handle;
@@ -173,7 +174,8 @@ static int exec_build_handles(struct i915_exec *eb)
 		eb->handles[i].handle = eb->objects[i].handle;
 		eb->handles[i].index = i;
 	}
-	sort(eb->handles, eb->count, sizeof(*eb->handles), cmp_handle, NULL);
+	sort(eb->handles, eb->count, sizeof(*eb->handles), cmp_exec_handles,
+	     NULL);
 	return 0;
 }
 
