@@ -3,8 +3,10 @@
  * DOC: i915gem driver-wide types
  *
  * The device, file and object structures of the driver and the private
- * prototypes, grouped by the file that defines them.  Hardware facts live
- * in include/i915_reg.h; the hardware seam in i915_hw.h.
+ * prototypes, grouped by the file that defines them.  The types of one
+ * execbuffer, which only the execution path sees, are in
+ * i915_gem_execbuffer.h.  Hardware facts live in include/i915_reg.h and
+ * include/i915_cmd.h; the hardware seam in include/i915_hw.h.
  */
 #ifndef _I915_DRV_H_
 #define _I915_DRV_H_

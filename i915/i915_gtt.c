@@ -6,10 +6,11 @@
  * manages (every unused entry points at the backend's scratch page:
  * intel-gtt's or the model's), binding and unbinding objects (DMA-mapping
  * their pages and writing the entries through the hardware seam),
- * unbinding everything unpinned at once (for GEM_INIT and LEAVEVT, in
- * i915_gem_init.c) and rewriting the entries across suspend and resume.
- * Pins are i915_gem_pin.c's; making room when the allocator is full is
- * eviction's (i915_gem_evict.c).
+ * unbinding everything unpinned at once and changing the managed range
+ * (for LEAVEVT and GEM_INIT, whose ioctls are in i915_gem_init.c), and
+ * writing the entries again across suspend and resume.  Pins are
+ * i915_gem_pin.c's; making room when the allocator is full is eviction's
+ * (i915_gem_evict.c).
  *
  * The first and the last page of the GTT are never handed out: page 0
  * catches stray writes to address 0 and the last page stays on scratch
