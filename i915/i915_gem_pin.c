@@ -12,7 +12,8 @@
  * drops its pins too.
  *
  * Pin counts are under the object's dma_resv lock; the bytes pinned
- * (&i915_gtt.pinned_bytes, for GET_APERTURE) under &i915_gtt.lock.
+ * (&i915_gtt.pinned_bytes, which GET_APERTURE reports and execbuffer's
+ * fit check subtracts) under &i915_gtt.lock.
  */
 
 #include <drm/drm_file.h>
