@@ -13,6 +13,8 @@
  * i915_ring (the ring's registers and the driver's view of it) and
  * i915_wedged (reads 1 while the GPU is declared hung; writing anything
  * restarts an idle wedged ring, see i915_request_unwedge()).
+ * i915_exec_stats counts the execbuffer path's lock backoffs and
+ * relocation refaults.
  */
 
 #include <drm/drm_debugfs.h>

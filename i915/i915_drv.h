@@ -3,8 +3,10 @@
  * DOC: i915gem driver-wide types
  *
  * The device, file and object structures of the driver and the private
- * prototypes, grouped by the file that defines them.  Hardware facts live
- * in include/i915_reg.h; the hardware seam in i915_hw.h.
+ * prototypes, grouped by the file that defines them.  The types of one
+ * execbuffer, which only the execution path sees, are in
+ * i915_gem_execbuffer.h.  Hardware facts live in include/i915_reg.h and
+ * include/i915_cmd.h; the hardware seam in include/i915_hw.h.
  */
 #ifndef _I915_DRV_H_
 #define _I915_DRV_H_
@@ -354,121 +356,14 @@ struct i915_ww {
 	const struct i915_gem_object *last_contended;
 };
 
-struct drm_clip_rect;
-struct drm_i915_gem_relocation_entry;
-
-/**
- * struct i915_exec_object - one entry of an execbuffer's object list
- * @obj: the object, with a reference from the lookup
- * @user_relocs: its relocation entries in user memory (read in chunks,
- *	never copied whole: see i915_gem_relocate.c)
- * @user_offset: the entry's offset field in the user's list
- * @handle: the user's handle
- * @relocation_count: entries at @user_relocs
- * @relocs_applied: entries the last i915_reloc_apply() pass went through
- * @flags: EXEC_OBJECT_* flags (v1 entries have none)
- * @alignment: required GTT alignment, 0 or a power of two
- * @offset: in: softpin address or presumed offset; out: the GTT address
- * @pad_to_size: GTT space to take at least (EXEC_OBJECT_PAD_TO_SIZE)
- * @read_domains: GPU domains this execbuffer reads the object through
- * @write_domain: the GPU domain it writes the object through, or 0
- * @gpu_error: the object's &i915_gem_object.gpu_error, kept while
- *	emission may still fail
- * @patched: a relocation was written into the object
- */
-struct i915_exec_object {
-	struct i915_gem_object *obj;
-	struct drm_i915_gem_relocation_entry __user *user_relocs;
-	u64 __user *user_offset;
-	u32 handle;
-	u32 relocation_count;
-	u32 relocs_applied;
-	u64 flags;
-	u64 alignment;
-	u64 offset;
-	u64 pad_to_size;
-	u32 read_domains;
-	u32 write_domain;
-	int gpu_error;
-	bool patched;
-};
-
-/**
- * struct i915_exec_handle - a handle of the object list and its index
- * @handle: the user's handle
- * @index: its entry in &i915_exec.objects
- */
-struct i915_exec_handle {
-	u32 handle;
-	u32 index;
-};
-
-/**
- * struct i915_exec - one execbuffer on its way to the ring
- * @i915: the device
- * @file: the submitting client
- * @objects: the object list, copied in
- * @count: entries in @objects
- * @handles: @objects' handles sorted, for relocations that name their
- *	target by handle (NULL with I915_EXEC_HANDLE_LUT)
- * @batch: index of the batch in @objects
- * @flags: I915_EXEC_* flags (v1: I915_EXEC_RENDER)
- * @batch_start: byte offset of the first command in the batch
- * @batch_len: bytes of the batch from @batch_start (validated, unused by
- *	the hardware, which stops at MI_BATCH_BUFFER_END)
- * @cliprects: v1 only: the batch runs once per rectangle
- * @num_cliprects: entries in @cliprects
- * @dr1: 3DSTATE_DRAWING_RECTANGLE dword 1 (Gen3) for each cliprect
- * @dr4: drawing rectangle origin for each cliprect
- * @ww: the dma_resv locks of the objects (and of eviction victims)
- * @in_fence: I915_EXEC_FENCE_IN: waited for before the batch is queued
- * @out_fence_fd: I915_EXEC_FENCE_OUT: the reserved fd, else -1
- * @out_fence: I915_EXEC_FENCE_OUT: the sync_file of @rq's fence, made
- *	before emission and installed in @out_fence_fd after it
- * @rq: the request, from when it is allocated
- * @invalidate: GPU domains whose caches the MI_FLUSH before the batch
- *	invalidates
- * @flush: domains whose caches it flushes
- * @moved: an object was bound somewhere other than its entry's offset,
- *	so I915_EXEC_NO_RELOC cannot skip the relocations
- * @emitted: @rq is in the ring (a fence now, no longer discardable)
- * @reloc_fault: the relocation chunk i915_reloc_apply() could not read
- *	without a page fault (it answered -EAGAIN)
- * @reloc_fault_len: its length in bytes
- */
-struct i915_exec {
-	struct i915_device *i915;
-	struct drm_file *file;
-	struct i915_exec_object *objects;
-	unsigned int count;
-	struct i915_exec_handle *handles;
-	unsigned int batch;
-	u64 flags;
-	u32 batch_start;
-	u32 batch_len;
-	struct drm_clip_rect *cliprects;
-	unsigned int num_cliprects;
-	u32 dr1;
-	u32 dr4;
-	struct i915_ww ww;
-	struct dma_fence *in_fence;
-	int out_fence_fd;
-	struct sync_file *out_fence;
-	struct i915_request *rq;
-	u32 invalidate;
-	u32 flush;
-	bool moved;
-	bool emitted;
-	const void __user *reloc_fault;
-	size_t reloc_fault_len;
-};
-
 /* i915_drv.c */
 extern int i915_sim_param;
 
 /* i915_getparam.c */
 int i915_getparam_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file);
+
+/* i915_ioc32.c: 32-bit compat ioctls */
 long i915_compat_ioctl(struct file *filp, unsigned int cmd,
 		       unsigned long arg);
 
@@ -493,20 +388,9 @@ void i915_gtt_unbind_locked(struct i915_gem_object *obj);
 int i915_gtt_unbind_idle_locked(struct i915_gem_object *obj);
 void i915_gtt_touch(struct i915_gem_object *obj);
 int i915_gtt_evict_all(struct i915_device *i915);
+int i915_gtt_set_range(struct i915_device *i915, u64 start, u64 end);
 void i915_gtt_suspend(struct i915_device *i915);
 void i915_gtt_resume(struct i915_device *i915);
-int i915_gem_init_ioctl(struct drm_device *dev, void *data,
-			struct drm_file *file);
-int i915_gem_pin_ioctl(struct drm_device *dev, void *data,
-		       struct drm_file *file);
-int i915_gem_unpin_ioctl(struct drm_device *dev, void *data,
-			 struct drm_file *file);
-int i915_gem_entervt_ioctl(struct drm_device *dev, void *data,
-			   struct drm_file *file);
-int i915_gem_leavevt_ioctl(struct drm_device *dev, void *data,
-			   struct drm_file *file);
-void i915_gem_file_unpin_all(struct i915_device *i915,
-			     struct i915_file *fpriv);
 
 /* i915_gtt.c: the driver's own GTT allocations */
 int i915_gtt_map_kernel(struct i915_device *i915, const dma_addr_t *dma,
@@ -517,6 +401,23 @@ void i915_gtt_remap_kernel(struct i915_device *i915, u32 offset,
 			   enum i915_gtt_caching caching);
 void i915_gtt_unmap_kernel(struct i915_device *i915, u32 offset,
 			   unsigned int count);
+
+/* i915_gem_pin.c: PIN/UNPIN, pins owned by files */
+int i915_gem_pin_ioctl(struct drm_device *dev, void *data,
+		       struct drm_file *file);
+int i915_gem_unpin_ioctl(struct drm_device *dev, void *data,
+			 struct drm_file *file);
+void i915_gem_unpin_all_locked(struct i915_gem_object *obj);
+void i915_gem_file_unpin_all(struct i915_device *i915,
+			     struct i915_file *fpriv);
+
+/* i915_gem_init.c: GEM_INIT and the VT switch */
+int i915_gem_init_ioctl(struct drm_device *dev, void *data,
+			struct drm_file *file);
+int i915_gem_entervt_ioctl(struct drm_device *dev, void *data,
+			   struct drm_file *file);
+int i915_gem_leavevt_ioctl(struct drm_device *dev, void *data,
+			   struct drm_file *file);
 
 /* i915_ring.c */
 int i915_ring_init(struct i915_device *i915);
@@ -557,9 +458,11 @@ void i915_request_escape_fence(struct dma_fence *fence);
 int i915_request_module_init(void);
 void i915_request_module_exit(void);
 
-/* i915_gem_wait.c: waiting for GPU work, per-file state */
+/* i915_file.c: per-file state */
 int i915_gem_open(struct drm_device *dev, struct drm_file *file);
 void i915_gem_postclose(struct drm_device *dev, struct drm_file *file);
+
+/* i915_gem_wait.c: waiting for GPU work */
 int i915_gem_busy_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file);
 int i915_gem_wait_ioctl(struct drm_device *dev, void *data,
@@ -579,19 +482,12 @@ int i915_gem_execbuffer_ioctl(struct drm_device *dev, void *data,
 int i915_gem_execbuffer2_ioctl(struct drm_device *dev, void *data,
 			       struct drm_file *file);
 
-/* i915_gem_exec_objects.c: the object list of one execbuffer */
-int i915_exec_lookup(struct i915_exec *eb);
-int i915_exec_check_batch(struct i915_exec *eb);
-int i915_exec_lock_and_bind(struct i915_exec *eb);
-
-/* i915_gem_relocate.c: the relocations of one execbuffer */
-int i915_reloc_check(struct i915_exec *eb);
-int i915_reloc_apply(struct i915_exec *eb);
-int i915_reloc_fault_in(struct i915_exec *eb);
+/* i915_gem_relocate.c (the rest is in i915_gem_execbuffer.h) */
 u64 i915_reloc_stats(void);
-void i915_reloc_write_back(struct i915_exec *eb);
 
 /* i915_gem_evict.c: making room in the GTT */
+bool i915_gem_evict_claim(struct i915_gem_object *obj, struct list_head *list);
+void i915_gem_evict_release(struct i915_gem_object *obj);
 int i915_gem_evict_something(struct i915_device *i915, struct i915_ww *ww,
 			     const struct i915_gtt_place *place,
 			     unsigned long color);

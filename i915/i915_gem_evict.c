@@ -26,7 +26,9 @@
  * the victims are then claimed (&i915_gem_object.evicting), the GTT lock
  * dropped, and each victim locked through the caller's acquire context
  * (which may answer -EDEADLK), waited for and unbound.  Another thread
- * may take the hole in between: the caller simply tries again.
+ * may take the hole in between: the caller simply tries again.  The claim
+ * (i915_gem_evict_claim(), i915_gem_evict_release()) is the one protocol
+ * of every evictor: i915_gtt_evict_all() claims its victims the same way.
  */
 
 #include <linux/dma-resv.h>
@@ -51,14 +53,41 @@ static bool evict_candidate(struct i915_gem_object *obj, struct i915_ww *ww,
 	       dma_resv_test_signaled(obj->base.resv, DMA_RESV_USAGE_BOOKKEEP);
 }
 
-/* Claim @obj for this evictor, with a reference. */
-static bool evict_claim(struct i915_gem_object *obj, struct list_head *list)
+/**
+ * i915_gem_evict_claim - claim a bound object for one evictor
+ * @obj: the object, not claimed yet (&i915_gem_object.evicting clear)
+ * @list: the evictor's list of claimed objects
+ *
+ * Under &i915_gtt.lock.  The claim takes a reference and keeps every other
+ * evictor away from @obj until i915_gem_evict_release().
+ *
+ * Return: true once claimed, false if @obj is being freed (freeing
+ * unbinds it).
+ */
+bool i915_gem_evict_claim(struct i915_gem_object *obj, struct list_head *list)
 {
 	if (!kref_get_unless_zero(&obj->base.refcount))
 		return false;
 	obj->evicting = true;
 	list_add_tail(&obj->evict_link, list);
 	return true;
+}
+
+/**
+ * i915_gem_evict_release - release a claim and its reference
+ * @obj: an object claimed by i915_gem_evict_claim()
+ *
+ * Takes &i915_gtt.lock itself; @obj may be freed on return.
+ */
+void i915_gem_evict_release(struct i915_gem_object *obj)
+{
+	struct i915_gtt *gtt = &obj_to_i915(obj)->gtt;
+
+	mutex_lock(&gtt->lock);
+	list_del(&obj->evict_link);
+	obj->evicting = false;
+	mutex_unlock(&gtt->lock);
+	drm_gem_object_put(&obj->base);
 }
 
 /*
@@ -97,7 +126,7 @@ static int evict_scan(struct i915_gtt *gtt, struct i915_ww *ww,
 	list_for_each_entry_safe(obj, next, &scanned, evict_link) {
 		list_del(&obj->evict_link);
 		if (drm_mm_scan_remove_block(&scan, &obj->gtt_node) &&
-		    !evict_claim(obj, victims))
+		    !i915_gem_evict_claim(obj, victims))
 			ret = -EAGAIN;
 	}
 	mutex_unlock(&gtt->lock);
@@ -135,8 +164,7 @@ static int evict_one(struct i915_gem_object *obj, struct i915_ww *ww)
  * Evict the claimed victims (none without @ww) and release every claim,
  * also after an error.
  */
-static int evict_victims(struct i915_gtt *gtt, struct i915_ww *ww,
-			 struct list_head *victims)
+static int evict_victims(struct i915_ww *ww, struct list_head *victims)
 {
 	struct i915_gem_object *obj, *next;
 	int ret = 0;
@@ -144,12 +172,7 @@ static int evict_victims(struct i915_gtt *gtt, struct i915_ww *ww,
 	list_for_each_entry_safe(obj, next, victims, evict_link) {
 		if (!ret && ww)
 			ret = evict_one(obj, ww);
-
-		mutex_lock(&gtt->lock);
-		list_del(&obj->evict_link);
-		obj->evicting = false;
-		mutex_unlock(&gtt->lock);
-		drm_gem_object_put(&obj->base);
+		i915_gem_evict_release(obj);
 	}
 	return ret;
 }
@@ -180,7 +203,7 @@ int i915_gem_evict_something(struct i915_device *i915, struct i915_ww *ww,
 	if (ret && list_empty(&victims))
 		ret = evict_scan(gtt, ww, place, color, true, &victims);
 
-	err = evict_victims(gtt, ww, &victims);
+	err = evict_victims(ww, &victims);
 	return err ? err : ret;
 }
 
@@ -208,7 +231,7 @@ static int evict_claim_range(struct i915_gtt *gtt, u64 start, u64 end,
 			ret = -ENOSPC;
 			break;
 		}
-		if (obj->evicting || !evict_claim(obj, victims)) {
+		if (obj->evicting || !i915_gem_evict_claim(obj, victims)) {
 			ret = -EAGAIN;
 			break;
 		}
@@ -246,8 +269,8 @@ int i915_gem_evict_for_node(struct i915_device *i915, struct i915_ww *ww,
 	if (!ret && list_empty(&victims))
 		ret = -ENOSPC; /* nothing there, yet no room: outside the range */
 	if (ret) {
-		evict_victims(gtt, NULL, &victims);
+		evict_victims(NULL, &victims);
 		return ret;
 	}
-	return evict_victims(gtt, ww, &victims);
+	return evict_victims(ww, &victims);
 }

@@ -25,6 +25,7 @@
 #include <linux/sort.h>
 
 #include "i915_drv.h"
+#include "i915_gem_execbuffer.h"
 #include "i915_reg.h"
 
 /* Object flags known upstream; anything else is -EINVAL. */
@@ -148,7 +149,8 @@ static int exec_check_fixed_overlap(struct i915_exec *eb, bool colors)
 	return ret;
 }
 
-static int cmp_handle(const void *a, const void *b)
+/* sort(): two &struct i915_exec_handle by handle. */
+static int cmp_exec_handles(const void *a, const void *b)
 {
 	u32 x = ((const struct i915_exec_handle *)a)->handle;
 	u32 y = ((const struct i915_exec_handle *)b)->handle;
@@ -172,7 +174,8 @@ static int exec_build_handles(struct i915_exec *eb)
 		eb->handles[i].handle = eb->objects[i].handle;
 		eb->handles[i].index = i;
 	}
-	sort(eb->handles, eb->count, sizeof(*eb->handles), cmp_handle, NULL);
+	sort(eb->handles, eb->count, sizeof(*eb->handles), cmp_exec_handles,
+	     NULL);
 	return 0;
 }
 

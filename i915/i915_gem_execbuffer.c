@@ -85,6 +85,7 @@
 
 #include "i915_cmd.h"
 #include "i915_drv.h"
+#include "i915_gem_execbuffer.h"
 #include "i915_trace.h"
 
 /* EXECBUFFER2 flags this driver implements; anything else is -EINVAL. */

@@ -61,6 +61,7 @@
 #include <linux/uaccess.h>
 
 #include "i915_drv.h"
+#include "i915_gem_execbuffer.h"
 
 /* Total relocations of one execbuffer, as old kernels bounded them. */
 #define I915_RELOC_MAX	(INT_MAX / sizeof(struct drm_i915_gem_relocation_entry))
@@ -101,7 +102,8 @@ static unsigned int reloc_chunk_len(const struct i915_exec_object *eo,
 	return min_t(unsigned int, eo->relocation_count - first, RELOC_CHUNK);
 }
 
-static int cmp_handle(const void *key, const void *elt)
+/* bsearch(): a u32 handle against a &struct i915_exec_handle. */
+static int cmp_handle_to_exec_handle(const void *key, const void *elt)
 {
 	u32 handle = *(const u32 *)key;
 	const struct i915_exec_handle *h = elt;
@@ -122,7 +124,7 @@ static int reloc_target(const struct i915_exec *eb,
 		       reloc->target_handle : -ENOENT;
 
 	h = bsearch(&reloc->target_handle, eb->handles, eb->count,
-		    sizeof(*eb->handles), cmp_handle);
+		    sizeof(*eb->handles), cmp_handle_to_exec_handle);
 	return h ? h->index : -ENOENT;
 }
 

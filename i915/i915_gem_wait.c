@@ -3,72 +3,24 @@
  * DOC: waiting for the GPU
  *
  * The ioctls that ask whether the GPU still uses an object or wait for it
- * to finish (BUSY, WAIT) and the per-client throttle, plus the per-file
- * state they need.  An object's outstanding GPU work is the set of fences
- * in its dma_resv: the IRQ cookies of the design, one dma_fence per
- * request, signalled from the user interrupt.
+ * to finish (BUSY, WAIT) and the per-client throttle (THROTTLE, which
+ * waits on the file's own requests, &i915_file.requests).  An object's
+ * outstanding GPU work is the set of fences in its dma_resv: the IRQ
+ * cookies of the design, one dma_fence per request, signalled from the
+ * user interrupt.
  */
 
 #include <drm/drm_file.h>
 #include <uapi/drm/i915_drm.h>
-#include <linux/atomic.h>
 #include <linux/dma-resv.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
-#include <linux/rcupdate.h>
-#include <linux/slab.h>
 
 #include "i915_drv.h"
 
 /* BUSY reports the render engine in the uapi's engine-class encoding. */
 #define I915_BUSY_READ_RENDER	(0x10000u << I915_ENGINE_CLASS_RENDER)
 #define I915_BUSY_WRITE_RENDER	(I915_ENGINE_CLASS_RENDER + 1)
-
-/* Numbers of the files, for ownership that a reused pointer cannot fake. */
-static atomic64_t i915_file_ids = ATOMIC64_INIT(0);
-
-/**
- * i915_gem_open - set up the per-file state of a new client
- * @dev: DRM device
- * @file: the new DRM file
- *
- * Return: 0 or -ENOMEM.
- */
-int i915_gem_open(struct drm_device *dev, struct drm_file *file)
-{
-	struct i915_file *fpriv;
-
-	fpriv = kzalloc(sizeof(*fpriv), GFP_KERNEL);
-	if (!fpriv)
-		return -ENOMEM;
-
-	fpriv->file = file;
-	fpriv->id = atomic64_inc_return(&i915_file_ids);
-	spin_lock_init(&fpriv->lock);
-	INIT_LIST_HEAD(&fpriv->requests);
-	file->driver_priv = fpriv;
-	return 0;
-}
-
-/**
- * i915_gem_postclose - release the per-file state of a closing client
- * @dev: DRM device
- * @file: the DRM file; its handles are already closed
- *
- * The pins it holds are dropped.  Its requests may still be running:
- * they are detached from it under its lock, and the state itself goes
- * only after an RCU grace period, since the retire worker may be about
- * to take that lock.
- */
-void i915_gem_postclose(struct drm_device *dev, struct drm_file *file)
-{
-	struct i915_file *fpriv = file->driver_priv;
-
-	i915_gem_file_unpin_all(to_i915(dev), fpriv);
-	i915_request_file_close(fpriv);
-	file->driver_priv = NULL;
-	kfree_rcu(fpriv, rcu);
-}
 
 /**
  * i915_gem_busy_ioctl - BUSY: is the GPU still using an object?

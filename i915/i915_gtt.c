@@ -5,9 +5,12 @@
  * The graphics address space: a drm_mm allocator over the range the driver
  * manages (every unused entry points at the backend's scratch page:
  * intel-gtt's or the model's), binding and unbinding objects (DMA-mapping
- * their pages and writing the entries through the hardware seam), and the
- * ioctls that act on the GTT as a whole: GEM_INIT (choose the managed
- * range), PIN/UNPIN and the VT switch.
+ * their pages and writing the entries through the hardware seam),
+ * unbinding everything unpinned at once and changing the managed range
+ * (for LEAVEVT and GEM_INIT, whose ioctls are in i915_gem_init.c), and
+ * writing the entries again across suspend and resume.  Pins are
+ * i915_gem_pin.c's; making room when the allocator is full is eviction's
+ * (i915_gem_evict.c).
  *
  * The first and the last page of the GTT are never handed out: page 0
  * catches stray writes to address 0 and the last page stays on scratch
@@ -34,11 +37,9 @@
  * Lock order: an object's dma_resv lock, then &i915_gtt.lock.
  */
 
-#include <drm/drm_file.h>
 #include <uapi/drm/i915_drm.h>
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
-#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/sizes.h>
 
@@ -46,8 +47,6 @@
 #include "i915_reg.h"
 #include "i915_trace.h"
 
-/* A user may stack this many pins on one object. */
-#define I915_MAX_USER_PINS	16
 /* GTT space the driver keeps for the ring and the status page. */
 #define I915_GTT_KERNEL_SIZE	SZ_64K
 /* Rounds of eviction one bind may go through before giving up. */
@@ -104,8 +103,8 @@ static void gtt_clear_above_stolen(struct i915_device *i915)
 {
 	u64 stolen = i915->hw.stolen_size;
 
-	i915->hw.funcs->gtt_clear(&i915->hw, stolen >> PAGE_SHIFT,
-				  (i915->gtt.total - stolen) >> PAGE_SHIFT);
+	i915_hw_gtt_clear(&i915->hw, stolen >> PAGE_SHIFT,
+			  (i915->gtt.total - stolen) >> PAGE_SHIFT);
 }
 
 /**
@@ -192,8 +191,8 @@ void i915_gtt_remap_kernel(struct i915_device *i915, u32 offset,
 			   const dma_addr_t *dma, unsigned int count,
 			   enum i915_gtt_caching caching)
 {
-	i915->hw.funcs->gtt_insert(&i915->hw, offset >> PAGE_SHIFT, dma, count,
-				   caching);
+	i915_hw_gtt_insert(&i915->hw, offset >> PAGE_SHIFT, dma, count,
+			   caching);
 }
 
 /**
@@ -208,7 +207,7 @@ void i915_gtt_remap_kernel(struct i915_device *i915, u32 offset,
 void i915_gtt_unmap_kernel(struct i915_device *i915, u32 offset,
 			   unsigned int count)
 {
-	i915->hw.funcs->gtt_clear(&i915->hw, offset >> PAGE_SHIFT, count);
+	i915_hw_gtt_clear(&i915->hw, offset >> PAGE_SHIFT, count);
 }
 
 static void gtt_unmap_pages(struct i915_gem_object *obj, unsigned int count)
@@ -306,8 +305,8 @@ static void gtt_write_entries(struct i915_gem_object *obj)
 	enum i915_gtt_caching caching = obj->cache_level == I915_CACHING_NONE ?
 					I915_GTT_UNCACHED : I915_GTT_SNOOPED;
 
-	hw->funcs->gtt_insert(hw, obj->gtt_node.start >> PAGE_SHIFT,
-			      obj->gtt_dma, obj_npages(obj), caching);
+	i915_hw_gtt_insert(hw, obj->gtt_node.start >> PAGE_SHIFT,
+			   obj->gtt_dma, obj_npages(obj), caching);
 }
 
 /* Does the object's current node satisfy @place? */
@@ -380,21 +379,6 @@ err_unpin:
 	return ret;
 }
 
-/* Drop every pin of @obj, its dma_resv lock held (it stays bound). */
-static void gem_unpin_all_locked(struct i915_gem_object *obj)
-{
-	struct i915_gtt *gtt = obj_gtt(obj);
-
-	dma_resv_assert_held(obj->base.resv);
-
-	mutex_lock(&gtt->lock);
-	if (obj->pin_count)
-		gtt->pinned_bytes -= obj->base.size;
-	mutex_unlock(&gtt->lock);
-	obj->pin_count = 0;
-	WRITE_ONCE(obj->pin_owner, 0);
-}
-
 /**
  * i915_gtt_unbind_locked - take an object out of the GTT
  * @obj: the object, its dma_resv lock held, idle; a no-op when not bound
@@ -415,10 +399,10 @@ void i915_gtt_unbind_locked(struct i915_gem_object *obj)
 		return;
 
 	trace_i915_gtt_unbind(obj, obj->gtt_node.start, obj->gtt_node.size);
-	i915->hw.funcs->gtt_clear(&i915->hw, obj->gtt_node.start >> PAGE_SHIFT,
-				  obj_npages(obj));
+	i915_hw_gtt_clear(&i915->hw, obj->gtt_node.start >> PAGE_SHIFT,
+			  obj_npages(obj));
 
-	gem_unpin_all_locked(obj);
+	i915_gem_unpin_all_locked(obj);
 	mutex_lock(&gtt->lock);
 	list_del(&obj->gtt_link);
 	drm_mm_remove_node(&obj->gtt_node);
@@ -472,33 +456,18 @@ void i915_gtt_touch(struct i915_gem_object *obj)
 }
 
 /*
- * Claim, with a reference each, the bound objects that nobody pinned and
- * no evictor holds.
+ * Claim (i915_gem_evict_claim()) the bound objects that nobody pinned and
+ * no other evictor holds.
  */
 static void gtt_claim_unpinned(struct i915_gtt *gtt, struct list_head *list)
 {
 	struct i915_gem_object *obj;
 
 	mutex_lock(&gtt->lock);
-	list_for_each_entry(obj, &gtt->lru, gtt_link) {
-		if (READ_ONCE(obj->pin_count) || obj->evicting ||
-		    !kref_get_unless_zero(&obj->base.refcount))
-			continue;
-		obj->evicting = true;
-		list_add_tail(&obj->evict_link, list);
-	}
+	list_for_each_entry(obj, &gtt->lru, gtt_link)
+		if (!READ_ONCE(obj->pin_count) && !obj->evicting)
+			i915_gem_evict_claim(obj, list);
 	mutex_unlock(&gtt->lock);
-}
-
-static void gtt_release_claim(struct i915_gem_object *obj)
-{
-	struct i915_gtt *gtt = obj_gtt(obj);
-
-	mutex_lock(&gtt->lock);
-	list_del(&obj->evict_link);
-	obj->evicting = false;
-	mutex_unlock(&gtt->lock);
-	drm_gem_object_put(&obj->base);
 }
 
 /**
@@ -525,7 +494,7 @@ int i915_gtt_evict_all(struct i915_device *i915)
 				ret = i915_gtt_unbind_idle_locked(obj);
 			dma_resv_unlock(obj->base.resv);
 		}
-		gtt_release_claim(obj);
+		i915_gem_evict_release(obj);
 	}
 	return ret;
 }
@@ -561,7 +530,7 @@ void i915_gtt_resume(struct i915_device *i915)
 	struct i915_gtt *gtt = &i915->gtt;
 	struct i915_gem_object *obj;
 
-	if (i915->hw.funcs->resume && i915->hw.funcs->resume(&i915->hw))
+	if (i915_hw_resume(&i915->hw))
 		drm_err(&i915->drm, "GTT not enabled again after resume\n");
 	/* Stolen memory is the firmware's: it maps it again itself. */
 	gtt_clear_above_stolen(i915);
@@ -572,32 +541,29 @@ void i915_gtt_resume(struct i915_device *i915)
 }
 
 /**
- * i915_gem_init_ioctl - GEM_INIT: choose the GTT range GEM manages
- * @dev: DRM device
- * @data: &struct drm_i915_gem_init
- * @file: DRM file (root and master only)
+ * i915_gtt_set_range - choose the range of the GTT that GEM manages
+ * @i915: the device
+ * @start: first byte of the range
+ * @end: end of the range (exclusive)
  *
  * Unbinds every unpinned object and re-creates the allocator over
- * [gtt_start, gtt_end), minus the firmware's stolen memory (or page 0),
- * the last guard page and the driver's own range.
+ * [@start, @end), minus the firmware's stolen memory (or page 0), the
+ * last guard page and the driver's own range.
  *
  * Return: 0 on success, -EINVAL for a range that is empty (also once
  * those are taken out), unaligned or beyond the GTT, -EBUSY while pinned
- * objects remain bound.
+ * objects remain bound, -EINTR or -ERESTARTSYS on a signal.
  */
-int i915_gem_init_ioctl(struct drm_device *dev, void *data,
-			struct drm_file *file)
+int i915_gtt_set_range(struct i915_device *i915, u64 start, u64 end)
 {
-	struct i915_device *i915 = to_i915(dev);
-	struct drm_i915_gem_init *args = data;
 	struct i915_gtt *gtt = &i915->gtt;
 	int ret;
 
-	if (args->gtt_start >= args->gtt_end ||
-	    !IS_ALIGNED(args->gtt_start | args->gtt_end, I915_GTT_PAGE_SIZE) ||
-	    args->gtt_end > gtt->total ||
-	    max_t(u64, args->gtt_start, gtt_floor(gtt)) >=
-	    min_t(u64, args->gtt_end, gtt->kernel_start))
+	if (start >= end ||
+	    !IS_ALIGNED(start | end, I915_GTT_PAGE_SIZE) ||
+	    end > gtt->total ||
+	    max_t(u64, start, gtt_floor(gtt)) >=
+	    min_t(u64, end, gtt->kernel_start))
 		return -EINVAL;
 
 	ret = i915_gtt_evict_all(i915);
@@ -609,243 +575,8 @@ int i915_gem_init_ioctl(struct drm_device *dev, void *data,
 		ret = -EBUSY;
 	} else {
 		drm_mm_takedown(&gtt->mm);
-		gtt_init_range(gtt, args->gtt_start, args->gtt_end);
+		gtt_init_range(gtt, start, end);
 	}
 	mutex_unlock(&gtt->lock);
-	return ret;
-}
-
-static u64 file_pin_owner(struct drm_file *file)
-{
-	struct i915_file *fpriv = file->driver_priv;
-
-	return fpriv->id;
-}
-
-static int gem_pin_locked(struct i915_gem_object *obj, struct drm_file *file,
-			  u64 alignment, struct i915_ww *ww)
-{
-	struct i915_gtt_place place = {
-		.size = obj->base.size,
-		.alignment = alignment,
-	};
-	struct i915_gtt *gtt = obj_gtt(obj);
-	int ret;
-
-	if (obj->pin_count && obj->pin_owner != file_pin_owner(file))
-		return -EINVAL;
-	if (obj->pin_count >= I915_MAX_USER_PINS)
-		return -EBUSY;
-
-	ret = i915_gtt_bind_locked(obj, &place, ww);
-	if (ret)
-		return ret;
-
-	if (!obj->pin_count++) {
-		WRITE_ONCE(obj->pin_owner, file_pin_owner(file));
-		mutex_lock(&gtt->lock);
-		gtt->pinned_bytes += obj->base.size;
-		mutex_unlock(&gtt->lock);
-	}
-	return 0;
-}
-
-/* Lock, bind and pin, starting over whenever eviction must back off. */
-static int gem_pin(struct i915_gem_object *obj, struct drm_file *file,
-		   u64 alignment, u64 *offset)
-{
-	struct i915_ww ww;
-	int ret;
-
-	i915_ww_init(&ww);
-	for (;;) {
-		ret = i915_ww_lock(&ww, obj);
-		if (!ret)
-			ret = gem_pin_locked(obj, file, alignment, &ww);
-		if (ret != -EDEADLK)
-			break;
-		ret = i915_ww_backoff(&ww);
-		if (ret)
-			break;
-	}
-	if (!ret)
-		*offset = obj->gtt_node.start;
-	i915_ww_fini(&ww);
-	return ret;
-}
-
-/**
- * i915_gem_pin_ioctl - PIN: fix an object in the GTT
- * @dev: DRM device
- * @data: &struct drm_i915_gem_pin
- * @file: DRM file (root only)
- *
- * A pinned object is never moved or evicted until its last pin is dropped
- * or it is destroyed.  Pins belong to the file that made them and are
- * dropped when it closes.
- *
- * Return: 0 with the GTT offset in @data, -EINVAL for a bad alignment, a
- * non-zero pad or an object pinned by another file (or pinned misaligned),
- * -ENOENT for a bad handle, -EBUSY after too many pins, -ENOSPC if the GTT
- * is full.
- */
-int i915_gem_pin_ioctl(struct drm_device *dev, void *data,
-		       struct drm_file *file)
-{
-	struct drm_i915_gem_pin *args = data;
-	struct i915_gem_object *obj;
-	int ret;
-
-	if (args->pad)
-		return -EINVAL;
-	if (args->alignment && (!is_power_of_2(args->alignment) ||
-				args->alignment > to_i915(dev)->gtt.total))
-		return -EINVAL;
-
-	obj = i915_gem_object_lookup(file, args->handle);
-	if (!obj)
-		return -ENOENT;
-
-	ret = gem_pin(obj, file, args->alignment, &args->offset);
-	drm_gem_object_put(&obj->base);
-	return ret;
-}
-
-/**
- * i915_gem_unpin_ioctl - UNPIN: drop one pin of an object
- * @dev: DRM device
- * @data: &struct drm_i915_gem_unpin
- * @file: DRM file (root only)
- *
- * The object stays bound but may now be evicted or moved.
- *
- * Return: 0 on success, -ENOENT for a bad handle, -EINVAL for a non-zero
- * pad or an object this file has not pinned.
- */
-int i915_gem_unpin_ioctl(struct drm_device *dev, void *data,
-			 struct drm_file *file)
-{
-	struct drm_i915_gem_unpin *args = data;
-	struct i915_gem_object *obj;
-	int ret;
-
-	if (args->pad)
-		return -EINVAL;
-
-	obj = i915_gem_object_lookup(file, args->handle);
-	if (!obj)
-		return -ENOENT;
-
-	ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
-	if (ret)
-		goto out_put;
-
-	if (!obj->pin_count || obj->pin_owner != file_pin_owner(file))
-		ret = -EINVAL;
-	else if (obj->pin_count == 1)
-		gem_unpin_all_locked(obj);
-	else
-		obj->pin_count--;
-	dma_resv_unlock(obj->base.resv);
-out_put:
-	drm_gem_object_put(&obj->base);
-	return ret;
-}
-
-/* An object pinned by @owner, with a reference, or NULL. */
-static struct i915_gem_object *get_pinned_object(struct i915_device *i915,
-						 u64 owner)
-{
-	struct i915_gem_object *obj, *found = NULL;
-
-	spin_lock(&i915->obj_lock);
-	list_for_each_entry(obj, &i915->objects, link) {
-		if (READ_ONCE(obj->pin_owner) == owner &&
-		    kref_get_unless_zero(&obj->base.refcount)) {
-			found = obj;
-			break;
-		}
-	}
-	spin_unlock(&i915->obj_lock);
-	return found;
-}
-
-/**
- * i915_gem_file_unpin_all - drop every pin a closing file holds
- * @i915: the device
- * @fpriv: the file, at postclose (none of its ioctls runs any more)
- *
- * Pins belong to the file that made them; once it is gone nobody can
- * drop them, so they go with it, and the objects (still bound) may be
- * evicted again.  Objects whose last reference is already gone are
- * skipped: freeing them unbinds them.
- */
-void i915_gem_file_unpin_all(struct i915_device *i915,
-			     struct i915_file *fpriv)
-{
-	struct i915_gem_object *obj;
-
-	while ((obj = get_pinned_object(i915, fpriv->id))) {
-		dma_resv_lock(obj->base.resv, NULL);
-		if (obj->pin_owner == fpriv->id)
-			gem_unpin_all_locked(obj);
-		dma_resv_unlock(obj->base.resv);
-		drm_gem_object_put(&obj->base);
-	}
-}
-
-/**
- * i915_gem_leavevt_ioctl - LEAVEVT: give the GTT back to the VT owner
- * @dev: DRM device
- * @data: unused
- * @file: DRM file (root and master only)
- *
- * Waits until the GPU has finished everything queued, then unbinds every
- * object that is not pinned.  Execution stays possible: objects are bound
- * again by their next use.
- *
- * Return: 0 on success (also when the GPU hung: its requests are over),
- * or -ERESTARTSYS/-EINTR on a signal.
- */
-int i915_gem_leavevt_ioctl(struct drm_device *dev, void *data,
-			   struct drm_file *file)
-{
-	struct i915_device *i915 = to_i915(dev);
-	int ret;
-
-	ret = i915_request_wait_idle(i915);
-	if (ret && ret != -EIO)
-		return ret;
-	return i915_gtt_evict_all(i915);
-}
-
-/**
- * i915_gem_entervt_ioctl - ENTERVT: take the GPU back after a VT switch
- * @dev: DRM device
- * @data: unused
- * @file: DRM file (root and master only)
- *
- * Another user of the hardware may have reprogrammed the ring while the
- * VT was away: once the GPU is idle, the ring registers are programmed
- * afresh (an empty ring, the status page).  Objects are bound again
- * lazily by their next use.
- *
- * Return: 0, -EIO if the GPU hung (it stays wedged), -ERESTARTSYS or
- * -EINTR on a signal.
- */
-int i915_gem_entervt_ioctl(struct drm_device *dev, void *data,
-			   struct drm_file *file)
-{
-	struct i915_device *i915 = to_i915(dev);
-	struct i915_ring *ring = &i915->ring;
-	int ret;
-
-	ret = mutex_lock_interruptible(&ring->lock);
-	if (ret)
-		return ret;
-	ret = i915_request_wait_idle(i915);
-	if (!ret)
-		ret = i915_ring_start(i915);
-	mutex_unlock(&ring->lock);
 	return ret;
 }

@@ -16,6 +16,8 @@
 
 #include "i915_drv.h"
 
+struct i915_exec;	/* i915_gem_execbuffer.h */
+
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM i915gem
 #define TRACE_INCLUDE_FILE i915_trace

@@ -6,6 +6,7 @@
  */
 
 #include "i915_drv.h"
+#include "i915_gem_execbuffer.h"
 
 #ifndef __CHECKER__
 #define CREATE_TRACE_POINTS

@@ -3,9 +3,12 @@
  * DOC: hardware interface
  *
  * The one narrow seam between the driver and a Gen3/Gen4 GPU.  Everything
- * the driver does to the hardware goes through &struct i915_hw_funcs:
- * 32-bit register access, GTT entry insert/clear/flush and the chipset
- * flush.  Interrupts arrive through the kernel's ordinary IRQ API on
+ * the driver does to the hardware goes through &struct i915_hw_funcs,
+ * each callback behind a wrapper below (i915_read(), i915_write(),
+ * i915_hw_gtt_insert(), i915_hw_gtt_clear(), i915_chipset_flush(),
+ * i915_hw_resume(), i915_hw_fini()): 32-bit register access, GTT entry
+ * insert and clear (each flushed to the GPU), the chipset flush, resume
+ * and teardown.  Interrupts arrive through the kernel's ordinary IRQ API on
  * pdev->irq.  There are two implementations, chosen once at probe by
  * i915_hw_init(): real silicon (i915_hw_gmch.c: BAR0 MMIO and the kernel's
  * intel_gmch_* exports) and the software model (i915_sim.c).  No other code
@@ -107,6 +110,11 @@ int i915_hw_gmch_init(struct i915_hw *hw, struct pci_dev *pdev);
 bool i915_sim_owns(struct pci_dev *pdev);
 int i915_hw_sim_init(struct i915_hw *hw, struct pci_dev *pdev);
 
+/*
+ * The driver calls a backend only through these wrappers, one per
+ * callback (and i915_hw_fini() for @fini), never through hw->funcs.
+ */
+
 static inline u32 i915_read(struct i915_hw *hw, u32 reg)
 {
 	return hw->funcs->read32(hw, reg);
@@ -125,6 +133,45 @@ static inline void i915_posting_read(struct i915_hw *hw, u32 reg)
 static inline void i915_chipset_flush(struct i915_hw *hw)
 {
 	hw->funcs->chipset_flush(hw);
+}
+
+/**
+ * i915_hw_gtt_insert - point GTT entries at pages, visible to the GPU
+ * @hw: the seam
+ * @first: first entry
+ * @addrs: DMA address of each page
+ * @count: number of entries
+ * @caching: snooped or uncached entries
+ */
+static inline void i915_hw_gtt_insert(struct i915_hw *hw, unsigned int first,
+				      const dma_addr_t *addrs,
+				      unsigned int count,
+				      enum i915_gtt_caching caching)
+{
+	hw->funcs->gtt_insert(hw, first, addrs, count, caching);
+}
+
+/**
+ * i915_hw_gtt_clear - point GTT entries at the scratch page
+ * @hw: the seam
+ * @first: first entry
+ * @count: number of entries
+ */
+static inline void i915_hw_gtt_clear(struct i915_hw *hw, unsigned int first,
+				     unsigned int count)
+{
+	hw->funcs->gtt_clear(hw, first, count);
+}
+
+/**
+ * i915_hw_resume - enable the GPU's GTT again after it lost power
+ * @hw: the seam
+ *
+ * Return: 0, also when the backend needs nothing done, or a negative errno.
+ */
+static inline int i915_hw_resume(struct i915_hw *hw)
+{
+	return hw->funcs->resume ? hw->funcs->resume(hw) : 0;
 }
 
 #endif /* _I915_HW_H_ */

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DOC: execbuffer-private types
+ *
+ * One execbuffer on its way to the ring (&struct i915_exec) and what the
+ * three files of the execution path share about it: i915_gem_execbuffer.c
+ * (the ioctls and the phases), i915_gem_exec_objects.c (the object list:
+ * lookup, checks, locking and binding) and i915_gem_relocate.c (the
+ * relocations), plus the tracepoint of a submission.  Nothing else in the
+ * driver sees these.
+ */
+#ifndef _I915_GEM_EXECBUFFER_H_
+#define _I915_GEM_EXECBUFFER_H_
+
+#include "i915_drv.h"
+
+struct drm_clip_rect;
+struct drm_i915_gem_relocation_entry;
+
+/**
+ * struct i915_exec_object - one entry of an execbuffer's object list
+ * @obj: the object, with a reference from the lookup
+ * @user_relocs: its relocation entries in user memory (read in chunks,
+ *	never copied whole: see i915_gem_relocate.c)
+ * @user_offset: the entry's offset field in the user's list
+ * @handle: the user's handle
+ * @relocation_count: entries at @user_relocs
+ * @relocs_applied: entries the last i915_reloc_apply() pass went through
+ * @flags: EXEC_OBJECT_* flags (v1 entries have none)
+ * @alignment: required GTT alignment, 0 or a power of two
+ * @offset: in: softpin address or presumed offset; out: the GTT address
+ * @pad_to_size: GTT space to take at least (EXEC_OBJECT_PAD_TO_SIZE)
+ * @read_domains: GPU domains this execbuffer reads the object through
+ * @write_domain: the GPU domain it writes the object through, or 0
+ * @gpu_error: the object's &i915_gem_object.gpu_error, kept while
+ *	emission may still fail
+ * @patched: a relocation was written into the object
+ */
+struct i915_exec_object {
+	struct i915_gem_object *obj;
+	struct drm_i915_gem_relocation_entry __user *user_relocs;
+	u64 __user *user_offset;
+	u32 handle;
+	u32 relocation_count;
+	u32 relocs_applied;
+	u64 flags;
+	u64 alignment;
+	u64 offset;
+	u64 pad_to_size;
+	u32 read_domains;
+	u32 write_domain;
+	int gpu_error;
+	bool patched;
+};
+
+/**
+ * struct i915_exec_handle - a handle of the object list and its index
+ * @handle: the user's handle
+ * @index: its entry in &i915_exec.objects
+ */
+struct i915_exec_handle {
+	u32 handle;
+	u32 index;
+};
+
+/**
+ * struct i915_exec - one execbuffer on its way to the ring
+ * @i915: the device
+ * @file: the submitting client
+ * @objects: the object list, copied in
+ * @count: entries in @objects
+ * @handles: @objects' handles sorted, for relocations that name their
+ *	target by handle (NULL with I915_EXEC_HANDLE_LUT)
+ * @batch: index of the batch in @objects
+ * @flags: I915_EXEC_* flags (v1: I915_EXEC_RENDER)
+ * @batch_start: byte offset of the first command in the batch
+ * @batch_len: bytes of the batch from @batch_start (validated, unused by
+ *	the hardware, which stops at MI_BATCH_BUFFER_END)
+ * @cliprects: v1 only: the batch runs once per rectangle
+ * @num_cliprects: entries in @cliprects
+ * @dr1: 3DSTATE_DRAWING_RECTANGLE dword 1 (Gen3) for each cliprect
+ * @dr4: drawing rectangle origin for each cliprect
+ * @ww: the dma_resv locks of the objects (and of eviction victims)
+ * @in_fence: I915_EXEC_FENCE_IN: waited for before the batch is queued
+ * @out_fence_fd: I915_EXEC_FENCE_OUT: the reserved fd, else -1
+ * @out_fence: I915_EXEC_FENCE_OUT: the sync_file of @rq's fence, made
+ *	before emission and installed in @out_fence_fd after it
+ * @rq: the request, from when it is allocated
+ * @invalidate: GPU domains whose caches the MI_FLUSH before the batch
+ *	invalidates
+ * @flush: domains whose caches it flushes
+ * @moved: an object was bound somewhere other than its entry's offset,
+ *	so I915_EXEC_NO_RELOC cannot skip the relocations
+ * @emitted: @rq is in the ring (a fence now, no longer discardable)
+ * @reloc_fault: the relocation chunk i915_reloc_apply() could not read
+ *	without a page fault (it answered -EAGAIN)
+ * @reloc_fault_len: its length in bytes
+ */
+struct i915_exec {
+	struct i915_device *i915;
+	struct drm_file *file;
+	struct i915_exec_object *objects;
+	unsigned int count;
+	struct i915_exec_handle *handles;
+	unsigned int batch;
+	u64 flags;
+	u32 batch_start;
+	u32 batch_len;
+	struct drm_clip_rect *cliprects;
+	unsigned int num_cliprects;
+	u32 dr1;
+	u32 dr4;
+	struct i915_ww ww;
+	struct dma_fence *in_fence;
+	int out_fence_fd;
+	struct sync_file *out_fence;
+	struct i915_request *rq;
+	u32 invalidate;
+	u32 flush;
+	bool moved;
+	bool emitted;
+	const void __user *reloc_fault;
+	size_t reloc_fault_len;
+};
+
+/* i915_gem_exec_objects.c: the object list of one execbuffer */
+int i915_exec_lookup(struct i915_exec *eb);
+int i915_exec_check_batch(struct i915_exec *eb);
+int i915_exec_lock_and_bind(struct i915_exec *eb);
+
+/* i915_gem_relocate.c: the relocations of one execbuffer */
+int i915_reloc_check(struct i915_exec *eb);
+int i915_reloc_apply(struct i915_exec *eb);
+int i915_reloc_fault_in(struct i915_exec *eb);
+void i915_reloc_write_back(struct i915_exec *eb);
+
+#endif /* _I915_GEM_EXECBUFFER_H_ */
