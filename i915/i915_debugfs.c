@@ -10,11 +10,15 @@
  * i915_interrupt_info (interrupt counters and registers), i915_requests
  * (the breadcrumb, the hang checks run so far and every request not yet
  * retired, with its age),
- * i915_ring (the ring's registers and the driver's view of it) and
+ * i915_ring (the ring's registers and the driver's view of it),
  * i915_wedged (reads 1 while the GPU is declared hung; writing anything
- * restarts an idle wedged ring, see i915_request_unwedge()).
- * i915_exec_stats counts the execbuffer path's lock backoffs and
- * relocation refaults.
+ * restarts an idle wedged ring, see i915_request_unwedge()),
+ * i915_exec_stats (the execbuffer path's lock backoffs and relocation
+ * refaults),
+ * i915_error_state (the error state of the first hang, as sysfs
+ * card<N>/error; writing anything clears it) and i915_gpu_info (an error
+ * state captured when the file is opened, not kept): see
+ * i915_gpu_error.c.
  */
 
 #include <drm/drm_debugfs.h>
@@ -204,4 +208,8 @@ void i915_debugfs_init(struct drm_minor *minor)
 			    i915, &i915_drop_caches_fops);
 	debugfs_create_file("i915_wedged", 0644, minor->debugfs_root, i915,
 			    &i915_wedged_fops);
+	debugfs_create_file("i915_error_state", 0644, minor->debugfs_root,
+			    i915, &i915_error_state_fops);
+	debugfs_create_file("i915_gpu_info", 0444, minor->debugfs_root, i915,
+			    &i915_gpu_info_fops);
 }

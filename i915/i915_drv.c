@@ -235,6 +235,10 @@ static int i915_device_init(struct i915_device *i915, struct pci_dev *pdev)
 	spin_lock_init(&i915->obj_lock);
 	INIT_LIST_HEAD(&i915->objects);
 
+	ret = i915_error_init(i915);
+	if (ret)
+		return ret;
+
 	ret = i915_hw_init(&i915->hw, pdev);
 	if (ret)
 		return ret;
@@ -337,6 +341,7 @@ static int i915_pci_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	ret = drm_dev_register(&i915->drm, 0);
 	if (ret)
 		goto err_fini;
+	i915_error_register(i915);
 
 	drm_info(&i915->drm, "Gen%u GPU %04x:%04x bound, %llu MiB GTT\n",
 		 info->gen, pdev->vendor, pdev->device,
@@ -361,6 +366,7 @@ static void i915_pci_remove(struct pci_dev *pdev)
 {
 	struct i915_device *i915 = pci_get_drvdata(pdev);
 
+	i915_error_unregister(i915);
 	drm_dev_unplug(&i915->drm);
 	i915_device_fini(i915);
 }

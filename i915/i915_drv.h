@@ -18,6 +18,7 @@
 #include <drm/drm_print.h>
 #include <linux/dma-fence.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -159,6 +160,21 @@ struct i915_ring {
 	unsigned long hang_checks;
 };
 
+struct i915_error_state;
+
+/**
+ * struct i915_gpu_error - the error state kept for the user
+ * @lock: protects @first; taken from the hard-IRQ error path, so always
+ *	with interrupts disabled, and nothing is taken inside it
+ * @first: the first error state captured since the last clear, an
+ *	ERR_PTR() if that capture found no memory, or NULL (see
+ *	i915_gpu_error.c)
+ */
+struct i915_gpu_error {
+	spinlock_t lock; /* see above */
+	struct i915_error_state *first;
+};
+
 /**
  * struct i915_device - one bound Gen3/Gen4 GPU
  * @drm: the DRM device, embedded
@@ -169,6 +185,7 @@ struct i915_ring {
  * @irq_count: interrupts handled (debugfs)
  * @irq_user: user interrupts seen (debugfs)
  * @irq_errors: error interrupts seen (debugfs)
+ * @error: the error state of the first hang (i915_gpu_error.c)
  * @obj_lock: protects @objects, @object_count and @object_bytes; a
  *	spinlock taken with nothing nested inside it
  * @objects: every live &struct i915_gem_object of this device
@@ -184,6 +201,7 @@ struct i915_device {
 	atomic_t irq_count;
 	atomic_t irq_user;
 	atomic_t irq_errors;
+	struct i915_gpu_error error;
 
 	spinlock_t obj_lock; /* innermost; guards the object list */
 	struct list_head objects;
@@ -245,6 +263,12 @@ struct i915_file {
  * @max_objects: entries allocated in @objects
  * @release_work: frees an escaped request after its fence's last
  *	reference (see i915_request_escape())
+ * @batch: the entry of @objects that holds the batch, for the error state
+ * @capture: bitmap over @objects of the entries flagged
+ *	EXEC_OBJECT_CAPTURE, copied into the error state if the request
+ *	hangs; NULL when none is
+ * @pid: thread-group id of the submitter, for the error state
+ * @comm: its command name
  */
 struct i915_request {
 	struct dma_fence fence;
@@ -258,6 +282,10 @@ struct i915_request {
 	unsigned int num_objects;
 	unsigned int max_objects;
 	struct work_struct release_work;
+	struct drm_gem_object *batch;
+	unsigned long *capture;
+	pid_t pid;
+	char comm[TASK_COMM_LEN];
 };
 
 /* Ring dwords i915_request_emit() writes: flush, breadcrumb, interrupt. */
@@ -369,6 +397,15 @@ long i915_compat_ioctl(struct file *filp, unsigned int cmd,
 
 /* i915_debugfs.c */
 void i915_debugfs_init(struct drm_minor *minor);
+
+/* i915_gpu_error.c: the error state of a hang */
+void i915_error_capture(struct i915_device *i915, struct i915_request *guilty);
+int i915_error_capture_object(struct i915_request *rq, unsigned int index);
+int i915_error_init(struct i915_device *i915);
+void i915_error_register(struct i915_device *i915);
+void i915_error_unregister(struct i915_device *i915);
+extern const struct file_operations i915_error_state_fops;
+extern const struct file_operations i915_gpu_info_fops;
 
 /* i915_irq.c */
 int i915_irq_init(struct i915_device *i915);

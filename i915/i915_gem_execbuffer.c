@@ -30,8 +30,10 @@
  *    phase 4 drop them, wait and start over (exec_lock_and_bind()).
  * 3. The request is allocated and given a reference to every object
  *    (exec_create_request()), so that objects stay alive and bound until
- *    the GPU is done with them, even if their handles are closed; for
- *    I915_EXEC_FENCE_OUT the sync_file of its fence is made.
+ *    the GPU is done with them, even if their handles are closed; it
+ *    remembers the batch and the EXEC_OBJECT_CAPTURE objects for the
+ *    error state (i915_gpu_error.c); for I915_EXEC_FENCE_OUT the
+ *    sync_file of its fence is made.
  * 4. Locking and binding (i915_exec_lock_and_bind()): every object's
  *    dma_resv is locked through one ww acquire context, a fence slot is
  *    reserved in each, and each object gets a GTT address: softpinned
@@ -287,8 +289,17 @@ static int exec_create_request(struct i915_exec *eb)
 		eb->rq = NULL;
 		return ret;
 	}
-	for (i = 0; i < eb->count; i++)
+	for (i = 0; i < eb->count; i++) {
 		i915_request_add_object(eb->rq, &eb->objects[i].obj->base);
+		/* What the error state shows if the batch hangs. */
+		if (eb->objects[i].flags & EXEC_OBJECT_CAPTURE) {
+			int ret = i915_error_capture_object(eb->rq, i);
+
+			if (ret)
+				return ret;
+		}
+	}
+	eb->rq->batch = &eb->objects[eb->batch].obj->base;
 
 	if (eb->out_fence_fd >= 0) {
 		eb->out_fence = sync_file_create(&eb->rq->fence);

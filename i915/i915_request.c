@@ -22,9 +22,10 @@
  * has not moved either (stuck on one command), %I915_HANG_SCORE_BUSY when
  * it has (a long batch, or one that loops).  A moving breadcrumb resets
  * the score.  At %I915_HANG_SCORE_WEDGE, or when the GPU reports an
- * error, the device is wedged and every outstanding request completes
- * with -EIO.  So a stuck engine is declared hung after 3 checks, and a
- * batch that keeps running without finishing after 30.  The check runs
+ * error, the error state is captured (i915_gpu_error.c), the device is
+ * wedged and every outstanding request completes with -EIO.  So a stuck
+ * engine is declared hung after 3 checks, and a batch that keeps running
+ * without finishing after 30.  The check runs
  * only while requests are outstanding: emitting a request arms it, and a
  * check that finds every request complete does not re-arm (no wakeups
  * on an idle GPU).  hangcheck_ms cannot be 0.
@@ -46,10 +47,12 @@
 
 #include <drm/drm_drv.h>
 #include <drm/drm_print.h>
+#include <linux/bitmap.h>
 #include <linux/dma-fence.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string_helpers.h>
 #include <linux/workqueue.h>
@@ -279,6 +282,9 @@ struct i915_request *i915_request_create(struct i915_device *i915,
 
 	rq->ring = &i915->ring;
 	INIT_LIST_HEAD(&rq->client_link);
+	/* Who submitted it, for the error state if it hangs. */
+	rq->pid = task_tgid_nr(current);
+	get_task_comm(rq->comm, current);
 	/* A fence from the start (a sync_file may hold it); seqno at emit. */
 	dma_fence_init(&rq->fence, &i915_fence_ops, &rq->ring->fence_lock,
 		       rq->ring->fence_context, 0);
@@ -315,6 +321,8 @@ static void request_release_objects(struct i915_request *rq)
 		drm_gem_object_put(rq->objects[--rq->num_objects]);
 	kvfree(rq->objects);
 	rq->objects = NULL;
+	bitmap_free(rq->capture);
+	rq->capture = NULL;
 }
 
 /**
@@ -471,7 +479,9 @@ static void request_mark_objects(struct i915_request *rq, int error)
  * i915_request_wedge - declare the GPU hung
  * @i915: the device
  *
- * The engine is stopped where it is (i915_ring_freeze()); every
+ * The first time, the error state is captured (i915_error_capture())
+ * with the oldest request not yet completed as the guilty one.  Then the
+ * engine is stopped where it is (i915_ring_freeze()); every
  * outstanding request completes with -EIO, and so does any wait on its
  * objects until a new request uses them; new work is refused.
  * Called from the hang check and when the GPU reports an error; safe in
@@ -480,13 +490,23 @@ static void request_mark_objects(struct i915_request *rq, int error)
 void i915_request_wedge(struct i915_device *i915)
 {
 	struct i915_ring *ring = &i915->ring;
-	struct i915_request *rq;
+	struct i915_request *rq, *guilty;
 	unsigned long flags;
 
 	spin_lock_irqsave(&ring->fence_lock, flags);
-	if (!ring->wedged)
+	if (!ring->wedged) {
 		drm_err(&i915->drm, "GPU hung at seqno %u, wedging\n",
 			hws_seqno(ring));
+		/* The oldest request not completed is the one that hung. */
+		guilty = NULL;
+		list_for_each_entry(rq, &ring->requests, link) {
+			if (!dma_fence_is_signaled_locked(&rq->fence)) {
+				guilty = rq;
+				break;
+			}
+		}
+		i915_error_capture(i915, guilty);
+	}
 	WRITE_ONCE(ring->wedged, true);
 	i915_ring_freeze(i915);
 	list_for_each_entry(rq, &ring->requests, link) {

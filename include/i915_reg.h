@@ -156,6 +156,8 @@ static inline unsigned int i915_gms_stolen_mib(u16 gmch_ctrl)
 #define I965_DMA_FADD			0x2078
 #define I965_INSTDONE1			0x207c
 #define I915_MI_ARB_STATE		0x20e4	/* masked */
+#define I965_BBSTATE			0x2110	/* read by error capture */
+#define I965_BBADDR			0x2140	/* last batch head address */
 #define I915_CACHE_MODE_0		0x2120	/* masked */
 #define I965_CXT_SIZE			0x21a0
 #define I915_ECOSKPD			0x21d0	/* masked */

@@ -16,6 +16,9 @@
 #           with a line "N passed, N failed[, N skipped]" (scripts/vm/run.sh
 #           prints one) and exits non-zero on failure.  A lane that exits
 #           non-zero without counting a failure counts as one failure.
+# After the debian lane, the GPU error states its tests left in the VM's
+# /out are decoded on the host with intel_error_decode
+# (scripts/error-decode.sh), counted as the lane "error-decode".
 #
 # Usage: scripts/check.sh [extra scripts/vm/run.sh options for the debian
 #        lane, e.g. --filter 'gem_basic*']
@@ -61,12 +64,17 @@ run_lane() {
 }
 
 main() {
-	local t0=$SECONDS lane
+	local t0=$SECONDS lane out
 	build
 	for lane in $LANES; do
 		case $lane in
-		debian) run_lane debian "$REPO/scripts/vm/run.sh" --lane debian \
-			--kmod vgem "$@" ;;
+		debian)
+			out=$(mktemp -d)
+			run_lane debian "$REPO/scripts/vm/run.sh" --lane debian \
+				--kmod vgem --outdir "$out" "$@"
+			run_lane error-decode "$REPO/scripts/error-decode.sh" "$out"
+			rm -rf "$out"
+			;;
 		debug)
 			if [ -x "$REPO/scripts/debugkernel/lane.sh" ]; then
 				run_lane debug "$REPO/scripts/debugkernel/lane.sh"

@@ -29,6 +29,8 @@ PACKAGES=(
 	bc flex bison libelf-dev libssl-dev
 	# the VM bench
 	qemu-system-x86 qemu-utils busybox-static cpio xz-utils zstd util-linux
+	# intel_error_decode: make check decodes the error states the tests leave
+	intel-gpu-tools
 )
 
 SUDO=
