@@ -79,17 +79,16 @@ cleanup() {
 
 # check_package DEB VERSION: what the .deb holds and runs (step 2).
 check_package() {
-	local deb=$1 ver=$2 src=./usr/src/i915gem-$2 paths bad
+	local deb=$1 ver=$2 src=./usr/src/i915gem-$2 paths bad never
 	local force=./usr/share/dkms/modules_to_force_install/i915gem
 	paths=$(dpkg-deb -c "$deb" | awk '{ print $NF }')
 	bad=$(grep -vxE "\./(usr/((src|share|share/doc|share/dkms|share/dkms/modules_to_force_install)/)?)?|$src/.*|\./usr/share/doc/i915gem-dkms/.*|$force" \
 		<<<"$paths" || true)
-	[ -z "$bad" ] || result FAIL "package holds files outside $src: $(tr '\n' ' ' <<<"$bad")"
-	bad=$(grep -E '/(tests|scripts)/|/Makefile$|\.(o|ko|cmd|mod)$' <<<"$paths" || true)
-	if grep -q I915_SIM "$REPO/Kbuild"; then
-		bad+=$(grep -E '/sim/' <<<"$paths" || true)
-	fi
-	[ -z "$bad" ] || result FAIL "package ships what it must not: $(tr '\n' ' ' <<<"$bad")"
+	[ -z "$bad" ] || result FAIL "package holds files outside $src: $(some "$bad")"
+	never='/(tests|scripts)/|/Makefile$|\.(o|ko|cmd|mod)$'
+	! grep -q I915_SIM "$REPO/Kbuild" || never+='|/sim/'
+	bad=$(grep -E "$never" <<<"$paths" || true)
+	[ -z "$bad" ] || result FAIL "package ships what it must not: $(some "$bad")"
 	grep -qx "$src/dkms.conf" <<<"$paths" || result FAIL "package has no $src/dkms.conf"
 	dpkg-deb -f "$deb" Depends | grep -qw dkms || result FAIL "package does not depend on dkms"
 	dpkg-deb -I "$deb" postinst | grep -qx "DKMS_VERSION=$ver" ||
@@ -98,6 +97,11 @@ check_package() {
 		result FAIL "package's prerm does not dkms remove"
 	[ "$(dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "$force" 2>/dev/null)" = i915gem_version-override ] ||
 		result FAIL "package has no $force saying i915gem_version-override (dkms install would refuse i915.ko)"
+}
+
+# some LINES: the first five of LINES on one line, and how many in all.
+some() {
+	echo "$(head -n 5 <<<"$1" | tr '\n' ' ')($(wc -l <<<"$1") in all)"
 }
 
 # modinfo_fields KO: the field names modinfo prints for KO.
