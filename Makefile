@@ -3,7 +3,8 @@
 # Out-of-tree build of i915.ko.  "make" builds against the running Debian
 # 6.1 headers (or KDIR=); "make lint" runs W=1, sparse and checkpatch;
 # "make check" runs the VM test suite; "make demo" the demo; "make bench"
-# the benchmarks (bench-out/bench.txt).
+# the benchmarks (bench-out/bench.txt); "make dkms-deb" the Debian DKMS
+# package (dkms-out/i915gem-dkms_<version>_all.deb, version in dkms.conf).
 
 KVER ?= $(shell scripts/kver.sh)
 KDIR ?= /usr/src/linux-headers-$(KVER)
@@ -20,6 +21,7 @@ modules:
 clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean
 	$(MAKE) -C tests clean
+	rm -rf dkms-out
 
 tests:
 	$(MAKE) -C tests
@@ -46,4 +48,7 @@ demo:
 bench:
 	scripts/bench.sh
 
-.PHONY: all modules clean tests lint deps check demo bench
+dkms-deb:
+	scripts/dkms-deb.sh
+
+.PHONY: all modules clean tests lint deps check demo bench dkms-deb

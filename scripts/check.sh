@@ -16,20 +16,23 @@
 #           with a line "N passed, N failed[, N skipped]" (scripts/vm/run.sh
 #           prints one) and exits non-zero on failure.  A lane that exits
 #           non-zero without counting a failure counts as one failure.
+#   dkms    scripts/dkms-check.sh, on the host: `make dkms-deb`'s package,
+#           `dkms build` of it for the installed headers in a throw-away
+#           tree, i915.ko's modinfo against make's (result "dkms").
 # After the debian lane, the GPU error states its tests left in the VM's
 # /out are decoded on the host with intel_error_decode
 # (scripts/error-decode.sh), counted as the lane "error-decode".
 #
 # Usage: scripts/check.sh [extra scripts/vm/run.sh options for the debian
 #        lane, e.g. --filter 'gem_basic*']
-# Env: CHECK_LANES (default "debian debug": which lanes to run).
+# Env: CHECK_LANES (default "debian debug dkms": which lanes to run).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=vm/lib.sh
 . "$REPO/scripts/vm/lib.sh"
 
-LANES=${CHECK_LANES:-debian debug}
+LANES=${CHECK_LANES:-debian debug dkms}
 TOTAL_P=0 TOTAL_F=0 TOTAL_S=0
 SUMMARY=()
 
@@ -82,6 +85,7 @@ main() {
 				note "no executable scripts/debugkernel/lane.sh: the debug lane does not exist yet"
 			fi
 			;;
+		dkms) run_lane dkms "$REPO/scripts/dkms-check.sh" ;;
 		*) die "unknown lane $lane in CHECK_LANES" ;;
 		esac
 	done

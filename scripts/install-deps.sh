@@ -3,11 +3,17 @@
 #
 # scripts/install-deps.sh - install everything the build, lint, demo and
 # test bench need on a bare Debian 12 machine (CI runs this as root).
-# Idempotent: a second run with everything in place does no apt work.
+# Idempotent: a second run with everything in place changes nothing (no
+# apt work, no unpacking, no download) and takes about a second.
+# Safe when several run at once on one machine (two checkouts, CI beside a
+# user): each run holds DEPS_LOCK (scripts/vm/lib.sh) throughout, so the
+# next one waits, then finds the work done.
 #
 #  1. apt packages (apt-get update at most once per run);
 #  2. linux-source-6.1 unpacked to /usr/src/linux-source-6.1 (checkpatch,
-#     kernel-doc, extract-vmlinux), re-unpacked if its version drifts;
+#     kernel-doc, extract-vmlinux), re-unpacked if its version drifts:
+#     into a directory beside it, then renamed into place (under
+#     LINUX_SRC_LOCK), so that nobody sees a half-unpacked tree;
 #  3. Debian's linux-image-<kver>-unsigned, exactly the version of the
 #     installed linux-headers-<kver>, unpacked into the cache
 #     (scripts/vm/lib.sh: kimg_dir) with an uncompressed vmlinux beside it.
@@ -31,6 +37,8 @@ PACKAGES=(
 	qemu-system-x86 qemu-utils busybox-static cpio xz-utils zstd util-linux
 	# intel_error_decode: make check decodes the error states the tests leave
 	intel-gpu-tools
+	# the DKMS package (make dkms-deb) and the dkms lane of make check
+	dkms dpkg-dev debhelper dh-dkms
 )
 
 SUDO=
@@ -40,7 +48,7 @@ APT_UPDATED=
 apt_update_once() {
 	[ -n "$APT_UPDATED" ] && return 0
 	note "apt-get update"
-	$SUDO apt-get update -q
+	$SUDO apt-get update -q -o DPkg::Lock::Timeout=600
 	APT_UPDATED=1
 }
 
@@ -60,26 +68,39 @@ install_packages() {
 	apt_update_once
 	# shellcheck disable=SC2086
 	$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends $missing
+		-o DPkg::Lock::Timeout=600 --no-install-recommends $missing
 	missing=$(missing_packages)
 	[ -z "$missing" ] || die "still missing after apt-get install: $missing"
 }
 
 # Unpack /usr/src/linux-source-6.1.tar.xz unless a tree of the same
-# upstream release (Makefile SUBLEVEL) is already there.
+# upstream release (Makefile SUBLEVEL) is already there.  The new tree is
+# unpacked beside the old one and renamed into place; the old one is
+# removed after.  A run killed half-way leaves only a .linux-source-6.1.*
+# directory, which the next run removes (under DEPS_LOCK, so that no
+# other run is unpacking into it).
 unpack_linux_source() {
-	local tarball=/usr/src/linux-source-6.1.tar.xz want have
+	local tarball=/usr/src/linux-source-6.1.tar.xz want have parent tmp
 	[ -f "$tarball" ] || die "$tarball missing (package linux-source-6.1)"
 	want=$(dpkg-query -W -f='${Version}' linux-source-6.1 | sed -E 's/^6\.1\.([0-9]+).*/\1/')
 	have=$(sed -n 's/^SUBLEVEL = //p' "$LINUX_SRC/Makefile" 2>/dev/null || true)
 	if [ "$have" = "$want" ] && [ -x "$LINUX_SRC/scripts/checkpatch.pl" ]; then
 		return 0
 	fi
-	note "unpacking $tarball into $(dirname "$LINUX_SRC") (6.1.$want)"
-	$SUDO rm -rf "$LINUX_SRC"
-	$SUDO mkdir -p "$(dirname "$LINUX_SRC")"
-	$SUDO tar -C "$(dirname "$LINUX_SRC")" -xf "$tarball"
-	[ -x "$LINUX_SRC/scripts/checkpatch.pl" ] || die "unpacking $tarball gave no $LINUX_SRC"
+	parent=$(dirname "$LINUX_SRC")
+	$SUDO mkdir -p "$parent"
+	$SUDO rm -rf "$parent"/.linux-source-6.1.*
+	tmp=$($SUDO mktemp -d "$parent/.linux-source-6.1.XXXXXX")
+	note "unpacking $tarball into $tmp (6.1.$want)"
+	$SUDO tar -C "$tmp" -xf "$tarball"
+	[ -x "$tmp/linux-source-6.1/scripts/checkpatch.pl" ] || die "unpacking $tarball gave no linux-source-6.1"
+	# not while a debug kernel build reads the old tree
+	take_lock "$LINUX_SRC_LOCK"
+	[ ! -e "$LINUX_SRC" ] || $SUDO mv -T "$LINUX_SRC" "$tmp/old"
+	$SUDO mv -T "$tmp/linux-source-6.1" "$LINUX_SRC"
+	exec {LOCK_FD}<&-
+	$SUDO rm -rf "$tmp"
+	note "$LINUX_SRC is 6.1.$want"
 }
 
 # apt-get download linux-image-<kver>-unsigned=<version> into $1.
@@ -118,6 +139,7 @@ fetch_kernel_image() {
 	fi
 	deb=$(ls "$dl"/linux-image-*.deb)
 	mkdir -p "$I915GEM_CACHE/kimg"
+	rm -rf "$I915GEM_CACHE"/kimg/.fetch.*	# a killed run's (DEPS_LOCK held)
 	tmp=$(mktemp -d "$I915GEM_CACHE/kimg/.fetch.XXXXXX")
 	dpkg-deb -x "$deb" "$tmp/root"
 	rm -rf "$dl"
@@ -132,6 +154,7 @@ fetch_kernel_image() {
 }
 
 main() {
+	take_lock "$DEPS_LOCK"
 	install_packages
 	unpack_linux_source
 	fetch_kernel_image

@@ -17,6 +17,14 @@
 # an unchanged, finished cache is reused at once.  An interrupted build is
 # resumed (make is incremental) on the next call.
 #
+# Locks (several checkouts and users may run this at once): <cache dir>/.lock
+# shared to use a finished kernel (lane.sh holds it so for its whole run),
+# exclusive to build one, so a build never rebuilds a kernel in use and
+# the pruning of other caches skips those in use; the cache's own
+# linux-source unpack under its own lock; /usr/src/linux-source-6.1 read
+# under LINUX_SRC_LOCK (scripts/vm/lib.sh), shared, so that install-deps.sh
+# does not swap it during a build.
+#
 # Usage: build.sh [--print]     (--print: only print the cache dir)
 # Prints the cache dir as the last line of stdout; progress goes to stderr.
 # Env: I915GEM_CACHE, KSRC (source tree; default /usr/src/linux-source-6.1,
@@ -28,6 +36,8 @@ set -euo pipefail
 RECIPE=1
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../vm/lib.sh
+. "$here/../vm/lib.sh"
 frag=$here/debug.config
 cache_root=${I915GEM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/i915gem}
 jobs=${JOBS:-$(nproc)}
@@ -37,7 +47,7 @@ log() { echo "debugkernel: $*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 # Remove the caches of other fragments or sources (350 MB each), unless
-# a build holds their lock.
+# a build or a lane holds their lock.
 prune_others() {
 	local d
 	for d in "$cache_root"/debugkernel-*; do
@@ -58,16 +68,22 @@ main() {
 
 	# --- the source tree ------------------------------------------------------
 	ksrc=${KSRC:-/usr/src/linux-source-6.1}
+	[ "$ksrc" != "${LINUX_SRC:-/usr/src/linux-source-6.1}" ] || take_lock "$LINUX_SRC_LOCK" -s
 	if [ ! -f "$ksrc/Makefile" ]; then
 		tarball=/usr/src/linux-source-6.1.tar.xz
 		[ -f "$tarball" ] || die "no $ksrc and no $tarball (apt-get install linux-source-6.1)"
 		ksrc=$cache_root/linux-source-6.1
+		take_lock "$cache_root/.linux-source.lock"
 		if [ ! -f "$ksrc/.unpacked" ]; then
 			log "unpacking $tarball into $cache_root"
-			rm -rf "$ksrc"
-			tar -C "$cache_root" -xf "$tarball"
-			touch "$ksrc/.unpacked"
+			rm -rf "$ksrc" "$cache_root"/.linux-source-6.1.*
+			tmp=$(mktemp -d "$cache_root/.linux-source-6.1.XXXXXX")
+			tar -C "$tmp" -xf "$tarball"
+			touch "$tmp/linux-source-6.1/.unpacked"
+			mv -T "$tmp/linux-source-6.1" "$ksrc"
+			rm -rf "$tmp"
 		fi
+		exec {LOCK_FD}<&-
 	fi
 	# An O= build needs a clean source tree.
 	if [ -e "$ksrc/.config" ] || [ -d "$ksrc/include/config" ]; then
@@ -88,9 +104,11 @@ main() {
 	fi
 
 	mkdir -p "$out"
-	exec 9>"$out/.lock"
-	flock 9
-
+	exec 9>>"$out/.lock"
+	flock -s 9
+	if [ ! -f "$out/.done" ]; then
+		flock 9		# to build: wait for other builds of it
+	fi
 	if [ -f "$out/.done" ]; then
 		log "cached: $out ($(cat "$out/kernelrelease"))"
 		echo "$out"

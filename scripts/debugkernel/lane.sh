@@ -63,6 +63,11 @@ t0=$SECONDS
 "$HERE/install-deps.sh"
 note "debug lane: kernel"
 KDIR=$("$HERE/build.sh" | tail -n 1) || die "debug kernel build failed"
+# Hold the cache shared while using it: build.sh for another debug.config
+# prunes only caches nobody holds.
+if ! { exec {KDIR_LOCK}<"$KDIR/.lock" && flock -s "$KDIR_LOCK" && [ -f "$KDIR/.done" ]; }; then
+	die "the debug kernel cache $KDIR went away meanwhile: run again"
+fi
 KREL=$(cat "$KDIR/kernelrelease")
 note "debug lane: kernel $KREL ready after $((SECONDS - t0)) s"
 

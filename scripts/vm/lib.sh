@@ -23,6 +23,33 @@ note() {
 	echo ">>> $*" >&2
 }
 
+# Machine-wide locks, the same for every checkout and user (/run/lock is
+# world-writable on Debian):
+#   DEPS_LOCK       held by scripts/install-deps.sh and
+#                   scripts/debugkernel/install-deps.sh for their whole run:
+#                   one installer at a time;
+#   LINUX_SRC_LOCK  held exclusive while install-deps.sh swaps in a new
+#                   /usr/src/linux-source-6.1, shared by a debug kernel
+#                   build reading that tree (scripts/debugkernel/build.sh).
+# shellcheck disable=SC2034	# used by the scripts that source this
+DEPS_LOCK=/run/lock/i915gem-deps.lock
+# shellcheck disable=SC2034
+LINUX_SRC_LOCK=/run/lock/i915gem-linux-source.lock
+
+# take_lock FILE [-s]: flock FILE, exclusive or with -s shared, on a new
+# descriptor left in LOCK_FD; the lock lasts until the process exits or
+# closes it (exec {LOCK_FD}<&-).  FILE is created world-writable so that
+# every user can lock it.  Says so when it has to wait.
+take_lock() {
+	local f=$1
+	shift
+	[ -e "$f" ] || (umask 0 && : >>"$f") 2>/dev/null || true
+	exec {LOCK_FD}<"$f" || die "cannot open the lock file $f"
+	flock -n "$@" "$LOCK_FD" && return 0
+	note "waiting for $f: another run holds it"
+	flock "$@" "$LOCK_FD" || die "cannot lock $f"
+}
+
 # The Debian kernel ABI version whose headers are installed (6.1.0-56-amd64).
 kver() {
 	local v
