@@ -3,7 +3,7 @@
  * DOC: driver glue
  *
  * Module entry points, the PCI driver that binds Gen3/Gen4 GPUs (real ones,
- * or the software model's device when the module is loaded with sim=<id>),
+ * or the devices of the software model, i915_sim.ko, which look the same),
  * the DRM driver description with its ioctl table, bring-up and teardown
  * of the per-device subsystems in one ordered list, and system sleep.
  *
@@ -33,12 +33,6 @@
 
 #include "i915_drv.h"
 #include "i915_reg.h"
-#include "i915_sim.h"
-
-int i915_sim_param;
-module_param_named(sim, i915_sim_param, int, 0400);
-MODULE_PARM_DESC(sim,
-		 "Create a simulated GPU with this PCI device id (e.g. 0x2772 945G, 0x2a42 GM45); 0 = real hardware only");
 
 static const struct i915_device_info i915g_info = {
 	.gen = 3, .dma_bits = 32, .num_fences = 8,
@@ -451,37 +445,19 @@ static int __init i915_init(void)
 {
 	int ret;
 
-	if (i915_sim_param < 0 || i915_sim_param > U16_MAX)
-		return -EINVAL;
-
 	ret = i915_request_module_init();
 	if (ret)
 		return ret;
 
-	if (i915_sim_param) {
-		ret = i915_sim_create(i915_sim_param);
-		if (ret)
-			goto err_request;
-	}
-
 	ret = pci_register_driver(&i915_pci_driver);
 	if (ret)
-		goto err_sim;
-	return 0;
-
-err_sim:
-	if (i915_sim_param)
-		i915_sim_destroy();
-err_request:
-	i915_request_module_exit();
+		i915_request_module_exit();
 	return ret;
 }
 
 static void __exit i915_exit(void)
 {
 	pci_unregister_driver(&i915_pci_driver);
-	if (i915_sim_param)
-		i915_sim_destroy();
 	i915_request_module_exit();
 }
 

@@ -463,9 +463,6 @@ struct i915_exec {
 	size_t reloc_fault_len;
 };
 
-/* i915_drv.c */
-extern int i915_sim_param;
-
 /* i915_getparam.c */
 int i915_getparam_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file);
