@@ -343,13 +343,21 @@ err_fini:
 }
 
 /*
- * Unbind (sysfs, hot unplug, rmmod): from drm_dev_unplug() on, every new
- * ioctl answers -ENODEV and none is left inside drm_dev_enter(); the GPU
- * then finishes what is queued (or the hang check fails it with -EIO), so
- * every waiter returns, and the device is torn down.  Clients keep their
- * files, objects and mappings until they close them; the DRM device (and
- * with it this struct) goes with the last of them, or with the last fence
- * that escaped (i915_request_escape()).
+ * Unbind (sysfs, hot unplug, rmmod of i915 or of the model, i915_sim):
+ * from drm_dev_unplug() on, every new ioctl answers -ENODEV, none is left
+ * inside drm_dev_enter() and debugfs is gone; the GPU then finishes what
+ * is queued (or the hang check fails it with -EIO), so every waiter
+ * returns, and the device is torn down.  Clients keep their files,
+ * objects and mappings until they close them; the DRM device (and with it
+ * this struct) goes with the last of them, or with the last fence that
+ * escaped (i915_request_escape()).
+ *
+ * Once this returns nothing calls the hardware backend again, whose code
+ * and state may be gone (the model's module unloads right after): the
+ * hang check and the retire worker are cancelled, the interrupt handler
+ * is freed, every object is unbound from the GTT (their frees write no
+ * entry) and escaped fences read only the status page, in system memory.
+ * No reference is held on the backend's module.
  */
 static void i915_pci_remove(struct pci_dev *pdev)
 {

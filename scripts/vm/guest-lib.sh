@@ -66,9 +66,10 @@ wait_for() {
 # may be minor 0); /sys/kernel/debug/dri/0 when none answers.
 i915_debugfs() {
 	local d slot=${1:-${I915_PCI_SLOT:-}}
+	# the first line of "name": "i915 dev=<PCI slot> [master=...]"
 	for d in /sys/kernel/debug/dri/*; do
 		case $(cat "$d/name" 2>/dev/null) in
-		"i915 $slot"*) echo "$d"; return ;;
+		"i915 dev=$slot"*) echo "$d"; return ;;
 		esac
 	done
 	echo /sys/kernel/debug/dri/0
