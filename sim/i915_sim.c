@@ -158,84 +158,6 @@ static void sim_free_state(struct i915_sim *sim)
 	vfree(sim->regs);
 }
 
-static int sim_hw_init(struct i915_hw *hw, struct pci_dev *pdev);
-
-/*
- * Create one simulated GPU: its state at power-on, then its PCI bus, on
- * which the driver may bind it before this returns.
- */
-static struct i915_sim *sim_create(const struct i915_sim_chip *chip)
-{
-	struct i915_sim *sim;
-	int ret;
-
-	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
-	if (!sim)
-		return ERR_PTR(-ENOMEM);
-
-	sim_configure(sim, chip);
-	sim->backend.init = sim_hw_init;
-	raw_spin_lock_init(&sim->lock);
-	sim->irq_work = IRQ_WORK_INIT_HARD(i915_sim_irq_work);
-	ret = sim_alloc_state(sim);
-	if (ret)
-		goto err_free;
-	i915_sim_mmio_reset(sim);
-	ret = i915_sim_cs_init(sim);
-	if (ret)
-		goto err_state;
-
-	ret = i915_sim_pci_create(sim);
-	if (ret)
-		goto err_cs;
-	return sim;
-
-err_cs:
-	i915_sim_cs_fini(sim);
-	irq_work_sync(&sim->irq_work);
-err_state:
-	sim_free_state(sim);
-err_free:
-	kfree(sim);
-	return ERR_PTR(ret);
-}
-
-/*
- * The console keeps scanning out of stolen memory after the driver left:
- * a driver that wrote into it or took its GTT entries away broke the
- * screen.  Say so in the words the test harness looks for.
- */
-static void sim_check_stolen(struct i915_sim *sim)
-{
-	struct i915_sim_stolen_state st;
-
-	if (!sim->stolen_pages)
-		return;
-	i915_sim_stolen_check(sim, &st);
-	if (st.bad_dwords)
-		pr_err("i915_sim: BUG: firmware framebuffer overwritten: %lu dwords of stolen memory changed, the first at 0x%lx\n",
-		       st.bad_dwords, st.first_bad);
-	if (st.bad_entries)
-		pr_err("i915_sim: BUG: firmware framebuffer unmapped: %u GTT entries of stolen memory changed, the first is entry %u\n",
-		       st.bad_entries, st.first_bad_entry);
-	if (!st.bad_dwords && !st.bad_entries)
-		pr_info("i915_sim: firmware framebuffer intact (%u KiB of stolen memory)\n",
-			sim->stolen_pages * (unsigned int)(PAGE_SIZE / SZ_1K));
-}
-
-/* Unplug the GPU (the driver's remove runs), then free the model. */
-static void sim_destroy(struct i915_sim *sim)
-{
-	i915_sim_debugfs_fini(sim);
-	i915_sim_pci_destroy(sim);
-	/* The driver is gone; the engine may still have raised an interrupt. */
-	i915_sim_cs_fini(sim);
-	irq_work_sync(&sim->irq_work);
-	sim_check_stolen(sim);
-	sim_free_state(sim);
-	kfree(sim);
-}
-
 static struct i915_sim *to_sim(struct i915_hw *hw)
 {
 	return hw->priv;
@@ -315,6 +237,82 @@ static int sim_hw_init(struct i915_hw *hw, struct pci_dev *pdev)
 	hw->mappable_base = pci_resource_start(pdev, I915_APERTURE_BAR);
 	hw->mappable_end = pci_resource_len(pdev, I915_APERTURE_BAR);
 	return 0;
+}
+
+/*
+ * Create one simulated GPU: its state at power-on, then its PCI bus, on
+ * which the driver may bind it before this returns.
+ */
+static struct i915_sim *sim_create(const struct i915_sim_chip *chip)
+{
+	struct i915_sim *sim;
+	int ret;
+
+	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
+	if (!sim)
+		return ERR_PTR(-ENOMEM);
+
+	sim_configure(sim, chip);
+	sim->backend.init = sim_hw_init;
+	raw_spin_lock_init(&sim->lock);
+	sim->irq_work = IRQ_WORK_INIT_HARD(i915_sim_irq_work);
+	ret = sim_alloc_state(sim);
+	if (ret)
+		goto err_free;
+	i915_sim_mmio_reset(sim);
+	ret = i915_sim_cs_init(sim);
+	if (ret)
+		goto err_state;
+
+	ret = i915_sim_pci_create(sim);
+	if (ret)
+		goto err_cs;
+	return sim;
+
+err_cs:
+	i915_sim_cs_fini(sim);
+	irq_work_sync(&sim->irq_work);
+err_state:
+	sim_free_state(sim);
+err_free:
+	kfree(sim);
+	return ERR_PTR(ret);
+}
+
+/*
+ * The console keeps scanning out of stolen memory after the driver left:
+ * a driver that wrote into it or took its GTT entries away broke the
+ * screen.  Say so in the words the test harness looks for.
+ */
+static void sim_check_stolen(struct i915_sim *sim)
+{
+	struct i915_sim_stolen_state st;
+
+	if (!sim->stolen_pages)
+		return;
+	i915_sim_stolen_check(sim, &st);
+	if (st.bad_dwords)
+		pr_err("i915_sim: BUG: firmware framebuffer overwritten: %lu dwords of stolen memory changed, the first at 0x%lx\n",
+		       st.bad_dwords, st.first_bad);
+	if (st.bad_entries)
+		pr_err("i915_sim: BUG: firmware framebuffer unmapped: %u GTT entries of stolen memory changed, the first is entry %u\n",
+		       st.bad_entries, st.first_bad_entry);
+	if (!st.bad_dwords && !st.bad_entries)
+		pr_info("i915_sim: firmware framebuffer intact (%u KiB of stolen memory)\n",
+			sim->stolen_pages * (unsigned int)(PAGE_SIZE / SZ_1K));
+}
+
+/* Unplug the GPU (the driver's remove runs), then free the model. */
+static void sim_destroy(struct i915_sim *sim)
+{
+	i915_sim_debugfs_fini(sim);
+	i915_sim_pci_destroy(sim);
+	/* The driver is gone; the engine may still have raised an interrupt. */
+	i915_sim_cs_fini(sim);
+	irq_work_sync(&sim->irq_work);
+	sim_check_stolen(sim);
+	sim_free_state(sim);
+	kfree(sim);
 }
 
 /* The GPUs of this load, in the order of ids=. */
