@@ -5,9 +5,9 @@
  * Presents one simulated GPU as PCI function 00:02.0 (8086:<id>, class
  * 0x030000) on a root bus of its own, in the highest free PCI domain not
  * above 0xffff (the first GPU gets ffff, the second fffe, ...), under a
- * platform device "i915_sim.<n>".  The function's platform data is the
- * model's &struct i915_hw_backend, set before the function is added: that
- * is how the driver tells it from real silicon.  The bus answers config
+ * platform device "i915_sim.<n>.auto".  The function's platform data is
+ * the model's &struct i915_hw_backend, set before the function is added:
+ * that is how the driver tells it from real silicon.  The bus answers config
  * cycles from a 256-byte config space per the rules below, owns one memory
  * window that the PCI core assigns the BARs from, and routes INTA# to a
  * one-interrupt IRQ domain, so the PCI driver probes it exactly like real
