@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Out-of-tree build of i915.ko.  "make" builds against the running Debian
-# 6.1 headers (or KDIR=); "make lint" runs W=1, sparse and checkpatch;
+# Out-of-tree build of i915.ko (the driver, i915/) and i915_sim.ko (the
+# GPU model, sim/; "make I915_SIM=n" leaves it out).  "make" builds
+# against the running Debian 6.1 headers (or KDIR=); "make lint" runs
+# W=1, sparse and checkpatch;
 # "make check" runs the VM test suite; "make demo" the demo; "make bench"
 # the benchmarks (bench-out/bench.txt); "make dkms-deb" the Debian DKMS
 # package (dkms-out/i915gem-dkms_<version>_all.deb, version in dkms.conf).

@@ -3,7 +3,7 @@
  * DOC: driver glue
  *
  * Module entry points, the PCI driver that binds Gen3/Gen4 GPUs (real ones,
- * or the software model's device when the module is loaded with sim=<id>),
+ * or the devices of the software model, i915_sim.ko, which look the same),
  * the DRM driver description with its ioctl table, bring-up and teardown
  * of the per-device subsystems in one ordered list, and system sleep.
  *
@@ -33,12 +33,6 @@
 
 #include "i915_drv.h"
 #include "i915_reg.h"
-#include "i915_sim.h"
-
-int i915_sim_param;
-module_param_named(sim, i915_sim_param, int, 0400);
-MODULE_PARM_DESC(sim,
-		 "Create a simulated GPU with this PCI device id (e.g. 0x2772 945G, 0x2a42 GM45); 0 = real hardware only");
 
 static const struct i915_device_info i915g_info = {
 	.gen = 3, .dma_bits = 32, .num_fences = 8,
@@ -354,13 +348,21 @@ err_fini:
 }
 
 /*
- * Unbind (sysfs, hot unplug, rmmod): from drm_dev_unplug() on, every new
- * ioctl answers -ENODEV and none is left inside drm_dev_enter(); the GPU
- * then finishes what is queued (or the hang check fails it with -EIO), so
- * every waiter returns, and the device is torn down.  Clients keep their
- * files, objects and mappings until they close them; the DRM device (and
- * with it this struct) goes with the last of them, or with the last fence
- * that escaped (i915_request_escape()).
+ * Unbind (sysfs, hot unplug, rmmod of i915 or of the model, i915_sim):
+ * from drm_dev_unplug() on, every new ioctl answers -ENODEV, none is left
+ * inside drm_dev_enter() and debugfs is gone; the GPU then finishes what
+ * is queued (or the hang check fails it with -EIO), so every waiter
+ * returns, and the device is torn down.  Clients keep their files,
+ * objects and mappings until they close them; the DRM device (and with it
+ * this struct) goes with the last of them, or with the last fence that
+ * escaped (i915_request_escape()).
+ *
+ * Once this returns nothing calls the hardware backend again, whose code
+ * and state may be gone (the model's module unloads right after): the
+ * hang check and the retire worker are cancelled, the interrupt handler
+ * is freed, every object is unbound from the GTT (their frees write no
+ * entry) and escaped fences read only the status page, in system memory.
+ * No reference is held on the backend's module.
  */
 static void i915_pci_remove(struct pci_dev *pdev)
 {
@@ -457,37 +459,19 @@ static int __init i915_init(void)
 {
 	int ret;
 
-	if (i915_sim_param < 0 || i915_sim_param > U16_MAX)
-		return -EINVAL;
-
 	ret = i915_request_module_init();
 	if (ret)
 		return ret;
 
-	if (i915_sim_param) {
-		ret = i915_sim_create(i915_sim_param);
-		if (ret)
-			goto err_request;
-	}
-
 	ret = pci_register_driver(&i915_pci_driver);
 	if (ret)
-		goto err_sim;
-	return 0;
-
-err_sim:
-	if (i915_sim_param)
-		i915_sim_destroy();
-err_request:
-	i915_request_module_exit();
+		i915_request_module_exit();
 	return ret;
 }
 
 static void __exit i915_exit(void)
 {
 	pci_unregister_driver(&i915_pci_driver);
-	if (i915_sim_param)
-		i915_sim_destroy();
 	i915_request_module_exit();
 }
 

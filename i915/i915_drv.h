@@ -384,8 +384,6 @@ struct i915_ww {
 	const struct i915_gem_object *last_contended;
 };
 
-/* i915_drv.c */
-extern int i915_sim_param;
 
 /* i915_getparam.c */
 int i915_getparam_ioctl(struct drm_device *dev, void *data,

@@ -2,11 +2,13 @@
 /*
  * DOC: hardware backend selection
  *
- * The only place that decides whether the bound GPU is real silicon or the
- * software model.  Everything after i915_hw_init() goes through
- * &struct i915_hw_funcs without knowing which backend answers.  What both
- * read the same way, from PCI config space, is read here: the size of the
- * stolen memory the firmware maps at the start of the GTT.
+ * The only place that decides whether the bound GPU is real silicon or a
+ * device that brings its own backend (&struct i915_hw_backend in its
+ * platform data: the software model's).  Everything after i915_hw_init()
+ * goes through &struct i915_hw_funcs without knowing which backend
+ * answers.  What both read the same way, from PCI config space, is read
+ * here: the size of the stolen memory the firmware maps at the start of the
+ * GTT.
  */
 
 #include <linux/pci.h>
@@ -54,10 +56,11 @@ static void hw_read_stolen(struct i915_hw *hw, struct pci_dev *pdev)
  */
 int i915_hw_init(struct i915_hw *hw, struct pci_dev *pdev)
 {
+	const struct i915_hw_backend *backend = dev_get_platdata(&pdev->dev);
 	int ret;
 
-	if (i915_sim_owns(pdev))
-		ret = i915_hw_sim_init(hw, pdev);
+	if (backend)
+		ret = backend->init(hw, pdev);
 	else
 		ret = i915_hw_gmch_init(hw, pdev);
 	if (!ret)
@@ -72,6 +75,12 @@ int i915_hw_init(struct i915_hw *hw, struct pci_dev *pdev)
 void i915_hw_fini(struct i915_hw *hw)
 {
 	hw->funcs->fini(hw);
+	/*
+	 * The backend may be gone soon (the model's module unloads after
+	 * its devices): a call after this faults here, not in freed code.
+	 */
+	hw->funcs = NULL;
+	hw->priv = NULL;
 }
 
 /* The DMA-contiguous runs of pages in @addrs. */

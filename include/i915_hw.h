@@ -11,8 +11,10 @@
  * and teardown.  Interrupts arrive through the kernel's ordinary IRQ API on
  * pdev->irq.  There are two implementations, chosen once at probe by
  * i915_hw_init(): real silicon (i915_hw_gmch.c: BAR0 MMIO and the kernel's
- * intel_gmch_* exports) and the software model (i915_sim.c).  No other code
- * knows which one it talks to.  PCI config space is the other way in: the
+ * intel_gmch_* exports), and whatever &struct i915_hw_backend the PCI
+ * function itself carries: the software model, i915_sim.ko, attaches one to
+ * each device it creates.  No other code knows which one it talks to.
+ * PCI config space is the other way in: the
  * stolen-memory size comes from the host bridge at 00:00.0 of the GPU's
  * PCI domain, whether the chipset or the model answers it (i915_hw.c).
  */
@@ -41,7 +43,7 @@ enum i915_gtt_caching {
  * @gtt_insert: point GTT entries [@first, @first + @count) at the pages
  *	whose DMA addresses are in @addrs, then make the writes visible to the
  *	GPU: one range, with one posting read and one chipset flush for all of
- *	it (both backends go through i915_hw_gtt_insert_range())
+ *	it (real silicon goes through i915_hw_gtt_insert_range())
  * @gtt_clear: point GTT entries [@first, @first + @count) at the scratch page
  * @chipset_flush: push CPU writes out of the chipset's write buffers into
  *	memory (the "flush page" write on Gen3/Gen4)
@@ -106,9 +108,22 @@ void i915_hw_gtt_insert_range(struct i915_hw *hw, unsigned int first,
 /* i915_hw_gmch.c: real Gen3/Gen4 silicon */
 int i915_hw_gmch_init(struct i915_hw *hw, struct pci_dev *pdev);
 
-/* i915_sim.c: the software model behind a simulated PCI device */
-bool i915_sim_owns(struct pci_dev *pdev);
-int i915_hw_sim_init(struct i915_hw *hw, struct pci_dev *pdev);
+/**
+ * struct i915_hw_backend - a backend that a PCI function brings along
+ * @init: attach to @pdev: fill in @hw's funcs, priv, gtt_total,
+ *	mappable_base and mappable_end (i915_hw_init() reads the stolen size
+ *	after it); 0 or a negative errno
+ *
+ * A device that is not the chipset's own GPU (the software model's)
+ * points its dev.platform_data at one of these before the device is
+ * added; real GPUs have no platform data and get the gmch backend.  The
+ * driver takes no reference on the module behind it: that module removes
+ * its devices before it goes, and the driver never calls the backend once
+ * its PCI remove has returned.
+ */
+struct i915_hw_backend {
+	int (*init)(struct i915_hw *hw, struct pci_dev *pdev);
+};
 
 /*
  * The driver calls a backend only through these wrappers, one per

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/bench.sh - `make bench`: install the dependencies, build i915.ko
-# and the benchmark client (tests/bench/gem_bench.c ->
+# scripts/bench.sh - `make bench`: install the dependencies, build i915.ko,
+# i915_sim.ko and the benchmark client (tests/bench/gem_bench.c ->
 # tests/build/bench/gem_bench), boot the VM on Debian's kernel with vgem
 # (the reference GEM driver, from the same kernel's modules) loaded at
 # boot (run.sh --kmod vgem), and run the client on each simulated GPU

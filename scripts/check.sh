@@ -2,17 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/check.sh - `make check` and so CI (.ci/run): install the
-# dependencies, build i915.ko and the tests, run the VM suite on both
-# simulated GPUs, lane by lane, and end with the line
+# dependencies, build i915.ko, i915_sim.ko and the tests, check the
+# modules, run the VM suite on both simulated GPUs, lane by lane, and
+# end with the line
 #   N passed, N failed, N skipped
 # Exit status non-zero if anything failed, a lane crashed or timed out.
 #
 # Lanes:
+#   modules scripts/check-modules.sh on the host: i915.ko holds nothing
+#           of the model (symbols, strings, a sim parameter) and
+#           i915_sim.ko does not depend on i915.ko.
 #   debian  scripts/vm/run.sh on Debian's kernel (the headers' exact
-#           version), with the i915.ko that `make modules` built, and
-#           vgem loaded (gem_exec_foreign_fence shares objects with it).
+#           version), with the i915.ko and i915_sim.ko that `make
+#           modules` built, both simulated GPUs loaded at once (card0 and
+#           card1, every test on each), and vgem loaded
+#           (gem_exec_foreign_fence shares objects with it).
 #   debug   scripts/debugkernel/lane.sh, when it exists and is executable
-#           (issue 3).  Contract: it prints what it likes, ends its output
+#           (issue 3), each simulated GPU loaded alone.  Contract: it prints what it likes, ends its output
 #           with a line "N passed, N failed[, N skipped]" (scripts/vm/run.sh
 #           prints one) and exits non-zero on failure.  A lane that exits
 #           non-zero without counting a failure counts as one failure.
@@ -25,14 +31,14 @@
 #
 # Usage: scripts/check.sh [extra scripts/vm/run.sh options for the debian
 #        lane, e.g. --filter 'gem_basic*']
-# Env: CHECK_LANES (default "debian debug dkms": which lanes to run).
+# Env: CHECK_LANES (default "modules debian debug dkms": which lanes to run).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=vm/lib.sh
 . "$REPO/scripts/vm/lib.sh"
 
-LANES=${CHECK_LANES:-debian debug dkms}
+LANES=${CHECK_LANES:-modules debian debug dkms}
 TOTAL_P=0 TOTAL_F=0 TOTAL_S=0
 SUMMARY=()
 
@@ -71,6 +77,7 @@ main() {
 	build
 	for lane in $LANES; do
 		case $lane in
+		modules) run_lane modules "$REPO/scripts/check-modules.sh" ;;
 		debian)
 			out=$(mktemp -d)
 			run_lane debian "$REPO/scripts/vm/run.sh" --lane debian \

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/demo.sh - `make demo`: install the dependencies, build i915.ko
-# and the demo client (tests/demo.c -> tests/build/demo), boot the VM on
-# Debian's kernel, load the driver with a simulated 945G (sim=0x2772, or
-# DEMO_SIM=0x2a42 for the GM45) and run the demo client there.  What the
+# and i915_sim.ko and the demo client (tests/demo.c -> tests/build/demo),
+# boot the VM on Debian's kernel, load the model with a simulated 945G
+# (insmod i915_sim.ko ids=0x2772, or DEMO_SIM=0x2a42 for the GM45) and
+# the driver, and run the demo client there.  What the
 # client leaves in the guest's /out (its report, demo.txt) lands in
 # ./demo-out/ on the host.
 #

@@ -1,19 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * DOC: software model - creation and the hardware seam
+ * DOC: software model - creation, the module and the hardware seam
  *
- * Owns the table of GPUs the model can impersonate, the lifetime of the one
- * &struct i915_sim (created at module load with sim=<id>, destroyed at
- * unload after the PCI driver is gone) and the model's implementation of
- * &struct i915_hw_funcs that the driver binds through i915_hw_sim_init().
+ * i915_sim.ko creates one simulated GPU per PCI device id of its ids=
+ * parameter (insmod i915_sim.ko ids=0x2772,0x2a42), up to
+ * %I915_SIM_MAX_GPUS, in that order, at load; removing the module removes
+ * them, in the reverse order, which is a hot unplug for whatever driver
+ * is bound to them.  This file owns the table of GPUs the model can
+ * impersonate, the lifetime of each &struct i915_sim and the model's
+ * implementation of &struct i915_hw_funcs.  Each GPU is a PCI function on
+ * a virtual PCI bus of its own (i915_sim_pci.c) that carries a
+ * &struct i915_hw_backend in its platform data: i915.ko binds it through
+ * its ordinary PCI id table, finds the backend there and fills its seam
+ * through it.  Neither module uses a symbol of the other, so they load
+ * in either order.
+ *
  * Creation is the power-on: stolen memory and the firmware framebuffer
  * are set up before the PCI bus exists; destruction checks, once the
  * driver is gone, that the framebuffer and its GTT entries survived.
  */
 
+#include <linux/debugfs.h>
 #include <linux/gfp.h>
 #include <linux/irq_work.h>
 #include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -66,9 +78,6 @@ static const struct i915_sim_engine_regs i915_sim_gen4_regs = {
 	.acthd = I965_ACTHD,
 	.dma_fadd = I965_DMA_FADD,
 };
-
-/* The model; one at a time, set for the whole life of the PCI bus. */
-static struct i915_sim *i915_sim_dev;
 
 static const struct i915_sim_chip *sim_find_chip(u16 device_id)
 {
@@ -149,120 +158,6 @@ static void sim_free_state(struct i915_sim *sim)
 	vfree(sim->regs);
 }
 
-/**
- * i915_sim_create - create the simulated GPU and its virtual PCI bus
- * @device_id: PCI device id of the Gen3/Gen4 part to impersonate
- *
- * The GPU appears as 8086:@device_id at 00:02.0 of a new PCI domain and
- * the PCI driver binds it like real hardware.
- *
- * Return: 0 on success, -EINVAL for an id that is not a supported
- * Gen3/Gen4 part, -EBUSY if a model already exists, or another negative
- * errno.
- */
-int i915_sim_create(u16 device_id)
-{
-	const struct i915_sim_chip *chip = sim_find_chip(device_id);
-	struct i915_sim *sim;
-	int ret;
-
-	if (!chip)
-		return -EINVAL;
-	if (i915_sim_dev)
-		return -EBUSY;
-
-	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
-	if (!sim)
-		return -ENOMEM;
-
-	sim_configure(sim, chip);
-	raw_spin_lock_init(&sim->lock);
-	sim->irq_work = IRQ_WORK_INIT_HARD(i915_sim_irq_work);
-	ret = sim_alloc_state(sim);
-	if (ret)
-		goto err_free;
-	i915_sim_mmio_reset(sim);
-	ret = i915_sim_cs_init(sim);
-	if (ret)
-		goto err_state;
-
-	/* Set before the bus exists: probing asks i915_sim_owns(). */
-	i915_sim_dev = sim;
-	ret = i915_sim_pci_create(sim);
-	if (ret)
-		goto err_cs;
-
-	i915_sim_debugfs_init(sim);
-	return 0;
-
-err_cs:
-	i915_sim_dev = NULL;
-	i915_sim_cs_fini(sim);
-	irq_work_sync(&sim->irq_work);
-err_state:
-	sim_free_state(sim);
-err_free:
-	kfree(sim);
-	return ret;
-}
-
-/*
- * The console keeps scanning out of stolen memory after the driver left:
- * a driver that wrote into it or took its GTT entries away broke the
- * screen.  Say so in the words the test harness looks for.
- */
-static void sim_check_stolen(struct i915_sim *sim)
-{
-	struct i915_sim_stolen_state st;
-
-	if (!sim->stolen_pages)
-		return;
-	i915_sim_stolen_check(sim, &st);
-	if (st.bad_dwords)
-		pr_err("i915_sim: BUG: firmware framebuffer overwritten: %lu dwords of stolen memory changed, the first at 0x%lx\n",
-		       st.bad_dwords, st.first_bad);
-	if (st.bad_entries)
-		pr_err("i915_sim: BUG: firmware framebuffer unmapped: %u GTT entries of stolen memory changed, the first is entry %u\n",
-		       st.bad_entries, st.first_bad_entry);
-	if (!st.bad_dwords && !st.bad_entries)
-		pr_info("i915_sim: firmware framebuffer intact (%u KiB of stolen memory)\n",
-			sim->stolen_pages * (unsigned int)(PAGE_SIZE / SZ_1K));
-}
-
-/**
- * i915_sim_destroy - remove the virtual PCI bus and free the model
- *
- * Unbinds whatever driver is still bound to the simulated GPU.
- */
-void i915_sim_destroy(void)
-{
-	struct i915_sim *sim = i915_sim_dev;
-
-	if (!sim)
-		return;
-
-	i915_sim_debugfs_fini(sim);
-	i915_sim_pci_destroy(sim);
-	i915_sim_dev = NULL;
-	/* The driver is gone; the engine may still have raised an interrupt. */
-	i915_sim_cs_fini(sim);
-	irq_work_sync(&sim->irq_work);
-	sim_check_stolen(sim);
-	sim_free_state(sim);
-	kfree(sim);
-}
-
-/**
- * i915_sim_owns - is this PCI function the software model?
- * @pdev: a PCI function being probed
- *
- * Return: true iff @pdev is the simulated GPU.
- */
-bool i915_sim_owns(struct pci_dev *pdev)
-{
-	return i915_sim_dev && i915_sim_dev->pdev == pdev;
-}
-
 static struct i915_sim *to_sim(struct i915_hw *hw)
 {
 	return hw->priv;
@@ -278,25 +173,19 @@ static void sim_hw_write32(struct i915_hw *hw, u32 reg, u32 val)
 	i915_sim_mmio_write(to_sim(hw), reg, val);
 }
 
-/* intel-gtt's sg insert: the entries, then one posting read and flush. */
-static void sim_hw_insert_sg(struct i915_hw *hw, struct sg_table *st,
-			     unsigned int first, unsigned int type)
-{
-	struct i915_sim *sim = to_sim(hw);
-
-	i915_sim_gtt_set(sim, first, st, type);
-	atomic_long_inc(&sim->flushes);
-}
-
+/* As intel-gtt's insert: the entries, then one posting read and flush. */
 static void sim_hw_gtt_insert(struct i915_hw *hw, unsigned int first,
 			      const dma_addr_t *addrs, unsigned int count,
 			      enum i915_gtt_caching caching)
 {
 	u32 type = caching == I915_GTT_SNOOPED ? I915_PTE_SNOOPED :
 						 I915_PTE_UNCACHED;
+	struct i915_sim *sim = to_sim(hw);
 
-	i915_hw_gtt_insert_range(hw, first, addrs, count, type,
-				 sim_hw_insert_sg);
+	if (!count)
+		return;
+	i915_sim_gtt_set(sim, first, addrs, count, type);
+	atomic_long_inc(&sim->flushes);
 }
 
 static void sim_hw_gtt_clear(struct i915_hw *hw, unsigned int first,
@@ -326,20 +215,16 @@ static const struct i915_hw_funcs i915_sim_hw_funcs = {
 	.fini = sim_hw_fini,
 };
 
-/**
- * i915_hw_sim_init - attach the driver to the software model
- * @hw: the seam to fill in
- * @pdev: the simulated GPU (i915_sim_owns() is true for it)
- *
- * Return: 0 on success, -ENODEV if @pdev is not the model or its aperture
- * BAR was not assigned, -EBUSY if a driver is already attached.
+/*
+ * The backend's init, which the driver finds in the GPU's platform data:
+ * attach the driver's seam to the model behind @pdev.  -ENODEV if the
+ * aperture BAR was not assigned, -EBUSY if a driver is already attached.
  */
-int i915_hw_sim_init(struct i915_hw *hw, struct pci_dev *pdev)
+static int sim_hw_init(struct i915_hw *hw, struct pci_dev *pdev)
 {
-	struct i915_sim *sim = i915_sim_dev;
+	struct i915_sim *sim = container_of(dev_get_platdata(&pdev->dev),
+					    struct i915_sim, backend);
 
-	if (!sim || sim->pdev != pdev)
-		return -ENODEV;
 	if (!pci_resource_len(pdev, I915_APERTURE_BAR))
 		return -ENODEV;
 	if (atomic_cmpxchg(&sim->bound, 0, 1))
@@ -353,3 +238,147 @@ int i915_hw_sim_init(struct i915_hw *hw, struct pci_dev *pdev)
 	hw->mappable_end = pci_resource_len(pdev, I915_APERTURE_BAR);
 	return 0;
 }
+
+/*
+ * Create one simulated GPU: its state at power-on, then its PCI bus, on
+ * which the driver may bind it before this returns.
+ */
+static struct i915_sim *sim_create(const struct i915_sim_chip *chip)
+{
+	struct i915_sim *sim;
+	int ret;
+
+	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
+	if (!sim)
+		return ERR_PTR(-ENOMEM);
+
+	sim_configure(sim, chip);
+	sim->backend.init = sim_hw_init;
+	raw_spin_lock_init(&sim->lock);
+	sim->irq_work = IRQ_WORK_INIT_HARD(i915_sim_irq_work);
+	ret = sim_alloc_state(sim);
+	if (ret)
+		goto err_free;
+	i915_sim_mmio_reset(sim);
+	ret = i915_sim_cs_init(sim);
+	if (ret)
+		goto err_state;
+
+	ret = i915_sim_pci_create(sim);
+	if (ret)
+		goto err_cs;
+	return sim;
+
+err_cs:
+	i915_sim_cs_fini(sim);
+	irq_work_sync(&sim->irq_work);
+err_state:
+	sim_free_state(sim);
+err_free:
+	kfree(sim);
+	return ERR_PTR(ret);
+}
+
+/*
+ * The console keeps scanning out of stolen memory after the driver left:
+ * a driver that wrote into it or took its GTT entries away broke the
+ * screen.  Say so in the words the test harness looks for.
+ */
+static void sim_check_stolen(struct i915_sim *sim)
+{
+	struct i915_sim_stolen_state st;
+
+	if (!sim->stolen_pages)
+		return;
+	i915_sim_stolen_check(sim, &st);
+	if (st.bad_dwords)
+		pr_err("i915_sim: BUG: firmware framebuffer overwritten: %lu dwords of stolen memory changed, the first at 0x%lx\n",
+		       st.bad_dwords, st.first_bad);
+	if (st.bad_entries)
+		pr_err("i915_sim: BUG: firmware framebuffer unmapped: %u GTT entries of stolen memory changed, the first is entry %u\n",
+		       st.bad_entries, st.first_bad_entry);
+	if (!st.bad_dwords && !st.bad_entries)
+		pr_info("i915_sim: firmware framebuffer intact (%u KiB of stolen memory)\n",
+			sim->stolen_pages * (unsigned int)(PAGE_SIZE / SZ_1K));
+}
+
+/* Unplug the GPU (the driver's remove runs), then free the model. */
+static void sim_destroy(struct i915_sim *sim)
+{
+	i915_sim_debugfs_fini(sim);
+	i915_sim_pci_destroy(sim);
+	/* The driver is gone; the engine may still have raised an interrupt. */
+	i915_sim_cs_fini(sim);
+	irq_work_sync(&sim->irq_work);
+	sim_check_stolen(sim);
+	sim_free_state(sim);
+	kfree(sim);
+}
+
+/* The GPUs of this load, in the order of ids=. */
+static u16 sim_ids[I915_SIM_MAX_GPUS];
+static unsigned int sim_nr_ids;
+module_param_array_named(ids, sim_ids, ushort, &sim_nr_ids, 0444);
+MODULE_PARM_DESC(ids,
+		 "PCI device ids of the Gen3/Gen4 GPUs to simulate, one GPU each (e.g. 0x2772 945G, 0x2a42 GM45; ids=0x2772,0x2a42)");
+
+static struct i915_sim *sim_gpus[I915_SIM_MAX_GPUS];
+static struct dentry *sim_debugfs_root;
+
+static void sim_destroy_all(void)
+{
+	unsigned int i = sim_nr_ids;
+
+	while (i--) {
+		if (sim_gpus[i])
+			sim_destroy(sim_gpus[i]);
+		sim_gpus[i] = NULL;
+	}
+	debugfs_remove(sim_debugfs_root);
+}
+
+static int __init i915_sim_init(void)
+{
+	const struct i915_sim_chip *chip;
+	struct i915_sim *sim;
+	unsigned int i;
+
+	if (!sim_nr_ids) {
+		pr_err("i915_sim: no GPU to simulate: ids=<PCI device id>[,...]\n");
+		return -EINVAL;
+	}
+	for (i = 0; i < sim_nr_ids; i++) {
+		if (!sim_find_chip(sim_ids[i])) {
+			pr_err("i915_sim: 0x%04x is not a Gen3/Gen4 GPU the model knows\n",
+			       sim_ids[i]);
+			return -EINVAL;
+		}
+	}
+
+	sim_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	for (i = 0; i < sim_nr_ids; i++) {
+		chip = sim_find_chip(sim_ids[i]);
+		sim = sim_create(chip);
+		if (IS_ERR(sim)) {
+			pr_err("i915_sim: creating the %s (0x%04x): %pe\n",
+			       chip->name, chip->device_id, sim);
+			sim_destroy_all();
+			return PTR_ERR(sim);
+		}
+		sim_gpus[i] = sim;
+		i915_sim_debugfs_init(sim, sim_debugfs_root);
+	}
+	return 0;
+}
+
+static void __exit i915_sim_exit(void)
+{
+	sim_destroy_all();
+}
+
+module_init(i915_sim_init);
+module_exit(i915_sim_exit);
+
+MODULE_AUTHOR("i915gem developers");
+MODULE_DESCRIPTION("Register-level software model of Intel Gen3/Gen4 GPUs, on virtual PCI buses");
+MODULE_LICENSE("GPL");

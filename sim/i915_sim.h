@@ -2,13 +2,15 @@
 /*
  * DOC: software model of a Gen3/Gen4 GPU
  *
- * The model is one &struct i915_sim: a register file at the GPU's MMIO
+ * Each simulated GPU is one &struct i915_sim: a register file at the GPU's MMIO
  * offsets, a GTT of 32-bit entries in the generation's real format, the
  * interrupt latch (IER/IIR/IMR/ISR) driving an INTx line, and the PCI
  * function that presents it all on a virtual PCI bus (i915_sim_pci.c).
- * The driver reaches it only through &struct i915_hw_funcs (i915_sim.c).
+ * The driver reaches it only through &struct i915_hw_funcs, which it gets
+ * from the &struct i915_hw_backend in the PCI function's platform data
+ * (i915_sim.c).
  *
- * Files: i915_sim.c (creation, chip table, the hardware seam),
+ * Files: i915_sim.c (the module, creation, chip table, the hardware seam),
  * i915_sim_mmio.c (register semantics, interrupts, errors),
  * i915_sim_gtt.c (GTT entries and GPU memory access), i915_sim_pci.c
  * (virtual PCI bus and config space), i915_sim_debugfs.c, and the render
@@ -32,12 +34,12 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "i915_hw.h"
 #include "i915_reg.h"
 
 struct dentry;
 struct page;
 struct pci_dev;
-struct sg_table;
 struct i915_sim_pci;
 struct i915_sim_cs;
 
@@ -63,6 +65,9 @@ struct i915_sim_chip {
 /* G45/GM45 family: GTT at BAR0 + 2 MiB, status page in GGTT */
 #define I915_SIM_G4X		BIT(2)
 
+/* Simulated GPUs one load of i915_sim.ko can create (ids=). */
+#define I915_SIM_MAX_GPUS	8
+
 /**
  * struct i915_sim_engine_regs - generation-dependent engine register offsets
  * @ipeir: instruction parser error identity
@@ -80,7 +85,9 @@ struct i915_sim_engine_regs {
 };
 
 /**
- * struct i915_sim - the simulated GPU
+ * struct i915_sim - one simulated GPU
+ * @backend: what the GPU's PCI function carries in its platform data for
+ *	the driver: how to attach to this model
  * @chip: what is impersonated
  * @eng: engine register offsets of this generation
  * @gtt_entries: number of GTT entries (4 KiB each)
@@ -126,9 +133,10 @@ struct i915_sim_engine_regs {
  * @bound: a driver holds the hardware seam
  * @pci: the virtual PCI bus
  * @pdev: the GPU's PCI function (a reference is held)
- * @debugfs: the model's debugfs directory
+ * @debugfs: the GPU's debugfs directory, i915_sim/<PCI slot>
  */
 struct i915_sim {
+	struct i915_hw_backend backend;
 	const struct i915_sim_chip *chip;
 	struct i915_sim_engine_regs eng;
 	u32 gtt_entries;
@@ -172,10 +180,6 @@ static inline u32 *i915_sim_reg(struct i915_sim *sim, u32 reg)
 	return &sim->regs[reg / sizeof(u32)];
 }
 
-/* i915_sim.c: module entry points and the hardware seam */
-int i915_sim_create(u16 device_id);
-void i915_sim_destroy(void);
-
 /* i915_sim_mmio.c: registers, interrupts, errors */
 void i915_sim_mmio_reset(struct i915_sim *sim);
 u32 i915_sim_mmio_peek(struct i915_sim *sim, u32 reg);
@@ -195,7 +199,7 @@ void i915_sim_page_fault_locked(struct i915_sim *sim, u32 pgtbl_er);
 
 /* i915_sim_gtt.c: GTT entries and GPU memory access */
 void i915_sim_gtt_set(struct i915_sim *sim, unsigned int first,
-		      struct sg_table *st, u32 type);
+		      const dma_addr_t *addrs, unsigned int count, u32 type);
 void i915_sim_gtt_set_scratch(struct i915_sim *sim, unsigned int first,
 			      unsigned int count);
 void i915_sim_gtt_power_on_locked(struct i915_sim *sim);
@@ -239,7 +243,7 @@ void i915_sim_cs_fini(struct i915_sim *sim);
 void i915_sim_cs_debugfs_init(struct i915_sim *sim, struct dentry *dir);
 
 /* i915_sim_debugfs.c */
-void i915_sim_debugfs_init(struct i915_sim *sim);
+void i915_sim_debugfs_init(struct i915_sim *sim, struct dentry *root);
 void i915_sim_debugfs_fini(struct i915_sim *sim);
 
 #endif /* _I915_SIM_H_ */

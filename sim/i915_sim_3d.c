@@ -18,7 +18,7 @@
  * through the GTT (the only translation on these parts, whatever bit 2
  * says), and raises IIR bit 18 when the notify bit is set.
  *
- * debugfs i915_sim/drawrects (0644): the drawing rectangles the engine
+ * debugfs i915_sim/<slot>/drawrects (0644): the drawing rectangles the engine
  * executed.  The first line is "total N", N counting every rectangle
  * since the log was last cleared; then the last at most
  * %I915_SIM_DRAWRECT_LOG (256) rectangles, oldest first, one a line, in
@@ -326,7 +326,7 @@ static const struct file_operations sim_drawrects_fops = {
 };
 
 /**
- * i915_sim_3d_debugfs_init - create i915_sim/drawrects
+ * i915_sim_3d_debugfs_init - create i915_sim/<slot>/drawrects
  * @cs: the command streamer
  * @dir: the model's debugfs directory
  */

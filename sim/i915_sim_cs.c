@@ -71,12 +71,12 @@
  * waits for TAIL to move.  A batch that loops for ever keeps the thread
  * busy but preemptible; the driver's hang check sees no progress.
  *
- * Module parameter sim_cmd_delay_us (0644, microseconds, default 0, at
+ * Module parameter cmd_delay_us (0644, microseconds, default 0, at
  * most 1000000): the time the command streamer spends on every command,
  * so that tests can see objects busy, throttling and timeouts.  HEAD moves
  * past a command only once its time is up.
  *
- * debugfs i915_sim/cs: the engine, one "key: value" a line - state
+ * debugfs i915_sim/<slot>/cs: the engine, one "key: value" a line - state
  * (disabled, idle, running, waiting, stopped or halted), start, ctl, head,
  * tail, acthd, busy (MI_MODE not idle), halted, batch ("none", or the
  * next command's address, "started" and the batch's start address,
@@ -105,9 +105,9 @@
 #include "i915_sim_regs.h"
 
 static unsigned int sim_cmd_delay_us;
-module_param(sim_cmd_delay_us, uint, 0644);
-MODULE_PARM_DESC(sim_cmd_delay_us,
-		 "Software model: microseconds the command streamer spends on each command (default 0, at most 1000000)");
+module_param_named(cmd_delay_us, sim_cmd_delay_us, uint, 0644);
+MODULE_PARM_DESC(cmd_delay_us,
+		 "Microseconds the command streamer of every simulated GPU spends on each command (default 0, at most 1000000)");
 
 static u32 *reg(struct i915_sim *sim, u32 r)
 {

@@ -2,7 +2,8 @@
 /*
  * DOC: software model - debugfs
  *
- * /sys/kernel/debug/i915_sim/ shows the model from the hardware side:
+ * /sys/kernel/debug/i915_sim/<PCI slot>/ (e.g. i915_sim/ffff:00:02.0/) shows
+ * one simulated GPU from the hardware side:
  *
  * - info: what is simulated, where, and counters (chipset flushes,
  *   interrupt-line assertions, refused GPU accesses), how DMA reaches
@@ -297,12 +298,15 @@ static const struct file_operations sim_raise_error_fops = {
 };
 
 /**
- * i915_sim_debugfs_init - create /sys/kernel/debug/i915_sim/
+ * i915_sim_debugfs_init - create the GPU's directory of files
  * @sim: the model, on its PCI bus
+ * @root: the module's directory, /sys/kernel/debug/i915_sim
+ *
+ * The directory is named after the GPU's PCI function.
  */
-void i915_sim_debugfs_init(struct i915_sim *sim)
+void i915_sim_debugfs_init(struct i915_sim *sim, struct dentry *root)
 {
-	struct dentry *dir = debugfs_create_dir("i915_sim", NULL);
+	struct dentry *dir = debugfs_create_dir(pci_name(sim->pdev), root);
 
 	sim->debugfs = dir;
 	debugfs_create_file("info", 0444, dir, sim, &sim_info_fops);

@@ -40,7 +40,6 @@
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/pci.h>
-#include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/swiotlb.h>
 
@@ -125,34 +124,28 @@ static void gtt_write_scratch(struct i915_sim *sim, unsigned int first,
 }
 
 /**
- * i915_sim_gtt_set - write GTT entries for the pages of an sg table
+ * i915_sim_gtt_set - write GTT entries for a range of pages
  * @sim: the model
  * @first: first entry
- * @st: the pages: DMA addresses and lengths of its first nents elements,
- *	as intel_gmch_gtt_insert_sg_entries() reads them
+ * @addrs: the DMA address of each page
+ * @count: number of entries
  * @type: I915_PTE_UNCACHED or I915_PTE_SNOOPED
  */
 void i915_sim_gtt_set(struct i915_sim *sim, unsigned int first,
-		      struct sg_table *st, u32 type)
+		      const dma_addr_t *addrs, unsigned int count, u32 type)
 {
-	struct sg_dma_page_iter iter;
-	unsigned int i = 0, count = 0;
-	struct scatterlist *sg;
 	unsigned long flags;
-	int n;
+	unsigned int i;
 
-	for_each_sgtable_dma_sg(st, sg, n)
-		count += sg_dma_len(sg) >> PAGE_SHIFT;
 	if (gtt_range_bad(sim, first, count))
 		return;
 
 	raw_spin_lock_irqsave(&sim->lock, flags);
-	for_each_sgtable_dma_page(st, &iter, 0) {
+	for (i = 0; i < count; ) {
 		if (sim->power_off)
 			break;
 		WRITE_ONCE(sim->gtt[first + i],
-			   pte_encode_dma(sim, sg_page_iter_dma_address(&iter),
-					  type));
+			   pte_encode_dma(sim, addrs[i], type));
 		if (++i % I915_SIM_GTT_BATCH == 0) {
 			raw_spin_unlock_irqrestore(&sim->lock, flags);
 			raw_spin_lock_irqsave(&sim->lock, flags);

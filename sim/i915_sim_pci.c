@@ -2,12 +2,20 @@
 /*
  * DOC: software model - the virtual PCI bus
  *
- * Presents the model as PCI function 00:02.0 (8086:<id>, class 0x030000)
- * on a root bus of its own, in the highest free PCI domain not above
- * 0xffff, under a platform device.  The bus answers config cycles from a
- * 256-byte config space per the rules below, owns one memory window that
- * the PCI core assigns the BARs from, and routes INTA# to a one-interrupt
- * IRQ domain, so the PCI driver probes it exactly like real hardware.
+ * Presents one simulated GPU as PCI function 00:02.0 (8086:<id>, class
+ * 0x030000) on a root bus of its own, in the highest free PCI domain not
+ * above 0xffff (the first GPU gets ffff, the second fffe, ...), under a
+ * platform device "i915_sim.<n>.auto".  The function's platform data is
+ * the model's &struct i915_hw_backend, set before the function is added:
+ * that is how the driver tells it from real silicon.  The bus answers config
+ * cycles from a 256-byte config space per the rules below, owns one memory
+ * window that the PCI core assigns the BARs from, and routes INTA# to a
+ * one-interrupt IRQ domain, so the PCI driver probes it exactly like real
+ * hardware.  Removing the bus unbinds the driver: a hot unplug.  x86's bus
+ * data (domain, node) lives in the host bridge's private area, freed by
+ * the PCI core with the last reference to the bus, because a driver may
+ * hold the GPU's pci_dev, and through it the bus, after the model is
+ * gone.
  *
  * Config space: COMMAND starts at 0 (x86's VGA fixups then leave the
  * device alone); BARs size and decode as on the real part (Gen3: BAR 0
@@ -72,9 +80,9 @@
 #define I915_SIM_FB_NAME	"i915_sim firmware framebuffer"
 
 /**
- * struct i915_sim_pci - the virtual PCI bus of the model
+ * struct i915_sim_pci - the virtual PCI bus of one simulated GPU
  * @sim: the model
- * @sysdata: x86 bus data: domain and node, everything else NULL
+ * @domain: the bus's PCI domain
  * @host: platform device, parent of the host bridge
  * @busn: bus number range [00-ff]
  * @window: memory window, claimed in iomem_resource
@@ -93,7 +101,7 @@
  */
 struct i915_sim_pci {
 	struct i915_sim *sim;
-	struct pci_sysdata sysdata;
+	int domain;
 	struct platform_device *host;
 	struct resource busn;
 	struct resource window;
@@ -114,9 +122,20 @@ struct i915_sim_pci {
 #define SIM_PM_D0	0
 #define SIM_PM_D3HOT	3
 
+/**
+ * struct i915_sim_host - the host bridge's private area
+ * @sysdata: x86 bus data: domain and node, everything else NULL
+ * @pci: the bus, while it exists
+ */
+struct i915_sim_host {
+	struct pci_sysdata sysdata;
+	struct i915_sim_pci *pci;
+};
+
 static struct i915_sim_pci *bus_to_sim_pci(const struct pci_bus *bus)
 {
-	return container_of(to_pci_sysdata(bus), struct i915_sim_pci, sysdata);
+	return container_of(to_pci_sysdata(bus), struct i915_sim_host,
+			    sysdata)->pci;
 }
 
 /* Store @size bytes of @val little-endian at @where. */
@@ -451,7 +470,7 @@ static const struct irq_domain_ops sim_irq_domain_ops = {
 
 static int sim_irq_create(struct i915_sim_pci *pci)
 {
-	pci->fwnode = irq_domain_alloc_named_fwnode(SIM_NAME);
+	pci->fwnode = irq_domain_alloc_named_id_fwnode(SIM_NAME, pci->domain);
 	if (!pci->fwnode)
 		return -ENOMEM;
 
@@ -489,25 +508,42 @@ static int sim_map_irq(const struct pci_dev *dev, u8 slot, u8 pin)
 	return bus_to_sim_pci(dev->bus)->sim->irq;
 }
 
+/* Register the host bridge and scan its bus; nothing is added yet. */
 static int bus_create(struct i915_sim_pci *pci)
 {
 	resource_size_t offset = pci->window.start - I915_SIM_WINDOW_BUS_BASE;
-	LIST_HEAD(resources);
+	struct pci_host_bridge *bridge;
+	struct i915_sim_host *host;
+	int ret;
+
+	bridge = pci_alloc_host_bridge(sizeof(*host));
+	if (!bridge)
+		return -ENOMEM;
+	host = pci_host_bridge_priv(bridge);
+	host->sysdata.domain = pci->domain;
+	host->sysdata.node = first_online_node;
+	host->pci = pci;
 
 	pci->busn.name = SIM_NAME;
 	pci->busn.start = 0;
 	pci->busn.end = I915_SIM_BUS_MAX;
 	pci->busn.flags = IORESOURCE_BUS;
-	pci_add_resource(&resources, &pci->busn);
-	pci_add_resource_offset(&resources, &pci->window, offset);
+	pci_add_resource(&bridge->windows, &pci->busn);
+	pci_add_resource_offset(&bridge->windows, &pci->window, offset);
+	bridge->dev.parent = &pci->host->dev;
+	bridge->sysdata = &host->sysdata;
+	bridge->ops = &i915_sim_pci_ops;
+	bridge->map_irq = sim_map_irq;
 
-	pci->bus = pci_create_root_bus(&pci->host->dev, 0, &i915_sim_pci_ops,
-				       &pci->sysdata, &resources);
-	if (!pci->bus) {
-		pci_free_resource_list(&resources);
-		return -ENODEV;
+	pci_lock_rescan_remove();
+	ret = pci_scan_root_bus_bridge(bridge);
+	pci_unlock_rescan_remove();
+	if (ret) {
+		/* Also frees the window list. */
+		put_device(&bridge->dev);
+		return ret;
 	}
-	to_pci_host_bridge(pci->bus->bridge)->map_irq = sim_map_irq;
+	pci->bus = bridge->bus;
 	return 0;
 }
 
@@ -520,8 +556,8 @@ static void bus_remove(struct i915_sim_pci *pci)
 	pci_remove_root_bus(pci->bus);
 	pci_unlock_rescan_remove();
 	/*
-	 * pci_remove_root_bus() only deletes the host bridge; the reference
-	 * pci_create_root_bus() gave us frees it and its window list.
+	 * pci_remove_root_bus() only deletes the host bridge; our reference
+	 * goes, and the last one frees it with our bus data.
 	 */
 	put_device(&bridge->dev);
 }
@@ -569,16 +605,15 @@ static void bridge_add(struct i915_sim_pci *pci)
 }
 
 /*
- * Scan, hold the GPU, assign BARs, let the firmware framebuffer claim its
- * part of the aperture, then add the devices: drivers probe the GPU (not
- * the host bridge, see above).
+ * Hold the GPU, give it the model's backend, assign BARs, let the firmware
+ * framebuffer claim its part of the aperture, then add the devices:
+ * drivers probe the GPU (not the host bridge, see above).
  */
 static int bus_populate(struct i915_sim_pci *pci)
 {
 	struct pci_dev *pdev;
 
 	pci_lock_rescan_remove();
-	pci_scan_child_bus(pci->bus);
 	pdev = pci_get_slot(pci->bus, I915_SIM_GPU_DEVFN);
 	if (!pdev) {
 		pci_unlock_rescan_remove();
@@ -586,6 +621,7 @@ static int bus_populate(struct i915_sim_pci *pci)
 	}
 	/* The line is routed by map_irq; keep ACPI from trying to. */
 	pdev->pin = 0;
+	pdev->dev.platform_data = &pci->sim->backend;
 	pci->sim->pdev = pdev;
 	pci_assign_unassigned_bus_resources(pci->bus);
 	fb_claim(pci, pdev);
@@ -602,11 +638,10 @@ static int sim_pci_setup(struct i915_sim_pci *pci)
 	ret = pick_domain();
 	if (ret < 0)
 		return ret;
-	pci->sysdata.domain = ret;
-	pci->sysdata.node = first_online_node;
+	pci->domain = ret;
 
 	pci->host = platform_device_register_simple(SIM_NAME,
-						    PLATFORM_DEVID_NONE,
+						    PLATFORM_DEVID_AUTO,
 						    NULL, 0);
 	if (IS_ERR(pci->host))
 		return PTR_ERR(pci->host);
@@ -687,6 +722,8 @@ void i915_sim_pci_destroy(struct i915_sim *sim)
 
 	fb_release(pci);
 	bus_remove(pci);
+	/* A driver may hold the pci_dev longer: nothing of ours in it. */
+	sim->pdev->dev.platform_data = NULL;
 	pci_dev_put(sim->pdev);
 	sim->pdev = NULL;
 	sim_irq_destroy(pci);

@@ -446,12 +446,15 @@ static uint64_t exec_offset(int fd, uint32_t handle, uint64_t presumed)
 	return obj[0].offset;
 }
 
-/* the model's count of chipset flushes (debugfs i915_sim/info) */
+/* the model's count of chipset flushes (debugfs i915_sim/<slot>/info) */
 static long long sim_flushes(void)
 {
+	char path[256];
 	long long v;
-	int ret = igt_file_key_value("/sys/kernel/debug/i915_sim/info",
-				     "flushes", &v);
+	int ret;
+
+	sim_debugfs_path(path, sizeof(path), "info");
+	ret = igt_file_key_value(path, "flushes", &v);
 
 	if (ret)
 		igt_skip("no i915_sim/info flushes (%s)", igt_errname(ret));

@@ -42,7 +42,6 @@
 
 #include "exec.h"
 
-#define SIM_INFO	"/sys/kernel/debug/i915_sim/info"
 #define PM_TEST		"/sys/power/pm_test"
 #define PM_STATE	"/sys/power/state"
 #define PM_TEST_DELAY	"/sys/module/suspend/parameters/pm_test_delay"
@@ -115,9 +114,11 @@ static void require_sleep(const char *state)
 
 static long long power_cycles(void)
 {
+	char path[256];
 	long long v;
 
-	return igt_file_key_value(SIM_INFO, "power_cycles", &v) ? -1 : v;
+	sim_debugfs_path(path, sizeof(path), "info");
+	return igt_file_key_value(path, "power_cycles", &v) ? -1 : v;
 }
 
 /* echo @level > pm_test; echo @state > /sys/power/state; back to none */

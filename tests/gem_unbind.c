@@ -84,7 +84,7 @@ static void bind_at_exit(void)
 		fprintf(stderr, "  could not bind %s again\n", pci_addr);
 }
 
-/* The PCI address of the (one) device bound to i915. */
+/* The PCI address of the GPU under test, or of the first bound to i915. */
 static void find_device(void)
 {
 	struct dirent *de;
@@ -92,7 +92,9 @@ static void find_device(void)
 
 	if (!dir)
 		igt_skip("no %s", DRIVER_DIR);
-	while ((de = readdir(dir))) {
+	if (igt_device_slot())
+		snprintf(pci_addr, sizeof(pci_addr), "%s", igt_device_slot());
+	while (!pci_addr[0] && (de = readdir(dir))) {
 		if (strchr(de->d_name, ':') && strchr(de->d_name, '.')) {
 			snprintf(pci_addr, sizeof(pci_addr), "%s", de->d_name);
 			break;

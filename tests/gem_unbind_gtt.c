@@ -4,10 +4,10 @@
  * the GPU.
  *
  * The driver is unbound from the simulated GPU through sysfs (the model,
- * part of the module, stays): the GTT entries of the ring and of the
+ * i915_sim.ko, stays): the GTT entries of the ring and of the
  * status page (where it lives in the GTT) must no longer point at the
  * pages the driver freed, but at the scratch page or nowhere
- * (debugfs i915_sim/gtt), like every other entry the driver used.  Then
+ * (debugfs i915_sim/<slot>/gtt), like every other entry the driver used.  Then
  * the driver binds again and the GPU works.
  */
 #include <fcntl.h>
@@ -19,8 +19,10 @@
 #include "exec.h"
 
 #define RING_SIZE	(32 * 1024)
-#define SIM_GTT		"/sys/kernel/debug/i915_sim/gtt"
 #define DRV		"/sys/bus/pci/drivers/i915"
+
+/* debugfs i915_sim/<slot>/gtt, found while the driver is bound */
+static char sim_gtt[256];
 
 static long long debugfs_value(int fd, const char *file, const char *key)
 {
@@ -68,11 +70,11 @@ static void pci_name(int fd, char *name, size_t len)
  */
 static void assert_unmapped(const char *what, uint64_t start, uint64_t end)
 {
-	FILE *f = fopen(SIM_GTT, "r");
+	FILE *f = fopen(sim_gtt, "r");
 	char line[256];
 	bool seen = false;
 
-	igt_assert_f(f, "%s", SIM_GTT);
+	igt_assert_f(f, "%s", sim_gtt);
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long s, e;
 		unsigned int count;
@@ -92,7 +94,7 @@ static void assert_unmapped(const char *what, uint64_t start, uint64_t end)
 	}
 	fclose(f);
 	igt_assert_f(seen, "%s: 0x%llx not in %s", what,
-		     (unsigned long long)start, SIM_GTT);
+		     (unsigned long long)start, sim_gtt);
 }
 
 static char bound_name[PATH_MAX];
@@ -121,8 +123,9 @@ static void subtest_unbind_clears_ring(void)
 	uint32_t got;
 	int i;
 
-	if (access(SIM_GTT, R_OK))
-		igt_skip("no %s", SIM_GTT);
+	sim_debugfs_path(sim_gtt, sizeof(sim_gtt), "gtt");
+	if (access(sim_gtt, R_OK))
+		igt_skip("no %s", sim_gtt);
 	pci_name(fd, name, sizeof(name));
 	ring_start = debugfs_value(fd, "i915_ring", "START");
 	if (hws_in_gtt(fd))

@@ -4,28 +4,40 @@
 # tests/run-suite.sh - the test suite runner inside the bench VM (busybox
 # sh; started by scripts/vm/init, configured by /etc/bench.conf).
 #
-# For each simulated GPU in $SIMS:
-#   load-unload@SIM  insmod i915.ko sim=SIM / rmmod, twice, log clean
-#   TEST@SIM         for every program in $TESTS_DIR (sorted), with the
-#                    module loaded: exit 0 = PASS, 77 = SKIP, else FAIL;
-#                    also FAIL if i915_gem_objects is not back to 0 objects
-#                    after it exits, or if the kernel log gained a warning;
-#                    after a program whose name contains "hang" (it wedges
-#                    the GPU on purpose) the module is reloaded
-#   rmmod@SIM        kmemleak scan (if the kernel has kmemleak), then
-#                    rmmod i915 must succeed and the log stay clean
+# The simulated GPUs of $SIMS are loaded all at once (SIMS_TOGETHER=1,
+# the default: insmod i915_sim.ko ids=0x2772,0x2a42, then i915.ko; the
+# GPUs become card0 and card1) or one at a time (SIMS_TOGETHER=0).  For
+# each such group G (its name: the ids joined by "+", e.g. 0x2772+0x2a42):
+#   load-unload@G    twice, log clean: i915_sim.ko then i915.ko, rmmod
+#                    i915 then i915_sim; and i915.ko then i915_sim.ko (the
+#                    driver binds the GPUs as they appear), rmmod i915_sim
+#                    first (a hot unplug: the cards go) then i915
+#   TEST@SIM         for every program in $TESTS_DIR (sorted) and every GPU
+#                    SIM of the group, with both modules loaded and
+#                    I915_PCI_SLOT=<the GPU's PCI slot> in the program's
+#                    environment (tests/lib opens that GPU): exit 0 =
+#                    PASS, 77 = SKIP, else FAIL; also FAIL if that GPU's
+#                    i915_gem_objects is not back to 0 objects after it
+#                    exits, or if the kernel log gained a warning; after a
+#                    program whose name contains "hang" (it wedges the GPU
+#                    on purpose) or "unplug" (it removes the GPUs) both
+#                    modules are reloaded
+#   rmmod@G          kmemleak scan (if the kernel has kmemleak), then
+#                    rmmod i915 and i915_sim must succeed and the log stay
+#                    clean
 # and, if the kernel has kmemleak, after the last unload:
 #   kmemleak@final   one more scan, which must find nothing
 # Any kernel-log hit is printed in full on the console.
 #
 # Results go to fd 3 (the host's result channel, see scripts/vm/init) as
-#   PLAN <name>@<sim>   (all of them first)   and
-#   RESULT <name>@<sim> PASS|FAIL|SKIP [why] (also on stdout)
+#   PLAN <name>@<sim or group>   (all of them first)   and
+#   RESULT <name>@<sim or group> PASS|FAIL|SKIP [why] (also on stdout)
 # Test programs run with BENCH_OUT=/out in their environment: files left
 # there reach the host (scripts/vm/run.sh --outdir).
 #
 # /etc/bench.conf may set:
 #   SIMS          PCI ids to simulate (default "0x2772 0x2a42")
+#   SIMS_TOGETHER 1: all of SIMS loaded at once (default); 0: one at a time
 #   FILTER        only tests whose name matches one of these shell
 #                 patterns (space separated; default all)
 #   EXCLUDE       skip tests matching these patterns (they get no result)
@@ -33,20 +45,19 @@
 #   KMEMLEAK_WAIT seconds to wait before a kmemleak scan, so that the
 #                 newest objects are past its min_age (default 6)
 #   KMEMLEAK_SCANS scans per check (default 1)
-#   I915_KO, TESTS_DIR, I915_ARGS (extra insmod arguments)
+#   I915_KO, SIM_KO, TESTS_DIR, I915_ARGS (extra arguments of insmod i915)
 
 [ -r /etc/bench.conf ] && . /etc/bench.conf
 SIMS=${SIMS:-"0x2772 0x2a42"}
+SIMS_TOGETHER=${SIMS_TOGETHER:-1}
 TESTS_DIR=${TESTS_DIR:-/tests}
-I915_KO=${I915_KO:-/i915.ko}
 TEST_TIMEOUT=${TEST_TIMEOUT:-600}
-I915_ARGS=${I915_ARGS:-}
 KMEMLEAK_WAIT=${KMEMLEAK_WAIT:-6}
 KMEMLEAK_SCANS=${KMEMLEAK_SCANS:-1}
 DEBUGFS=/sys/kernel/debug
 export BENCH_OUT="${BENCH_OUT:-/out}"
 
-# emit, result, log_clean, wait_for
+# emit, result, log_clean, wait_for, load_gpus, unload_gpus, sim_slot...
 . /lib/guest-lib.sh
 
 # Centiseconds since boot.
@@ -81,28 +92,11 @@ list_tests() {
 	done
 }
 
-# insmod with sim=$1; why on stdout on failure.
-load() {
-	local out
-	# shellcheck disable=SC2086
-	if ! out=$(insmod "$I915_KO" sim="$1" $I915_ARGS 2>&1); then
-		echo "insmod failed: $out"
-		return 1
-	fi
-	wait_for /dev/dri/card0 || { echo "no /dev/dri/card0 after insmod"; return 1; }
-	wait_for /dev/dri/renderD128 || { echo "no /dev/dri/renderD128 after insmod"; return 1; }
-}
-
-unload() {
-	local out
-	out=$(rmmod i915 2>&1) || { echo "rmmod failed: $out"; return 1; }
-}
-
 # Object count: first token of the first line of i915_gem_objects, retried
 # for up to 2 s in case the driver frees objects from a worker.
 objects_left() {
 	local f i=0 n
-	f=$(i915_debugfs)/i915_gem_objects
+	f=$(i915_debugfs "$1")/i915_gem_objects
 	[ -r "$f" ] || { echo "missing"; return; }
 	while :; do
 		n=$(head -n 1 "$f" | cut -d' ' -f1)
@@ -132,31 +126,60 @@ kmemleak_clean() {
 	return 1
 }
 
-test_load_unload() {
-	local sim="$1" i why=""
-	for i in 1 2; do
-		why=$(load "$sim") || break
-		why=$(unload) || break
+# The other order: the driver first, then the GPUs appear; the model
+# goes first, unplugging them.  Why on stdout on failure.
+load_unload_driver_first() {
+	local out id slot
+	# shellcheck disable=SC2086
+	out=$(insmod "$I915_KO" $I915_ARGS 2>&1) || { echo "insmod i915 failed: $out"; return 1; }
+	out=$(insmod "$SIM_KO" ids="$(sim_ids "$@")" 2>&1) ||
+		{ echo "insmod i915_sim after i915 failed: $out"; return 1; }
+	for id in "$@"; do
+		wait_card "$id" || return 1
 	done
-	log_clean "load-unload@$sim" || why="${why:+$why; }kernel log"
-	if [ -n "$why" ]; then result "load-unload@$sim FAIL $why"; else result "load-unload@$sim PASS"; fi
+	out=$(rmmod i915_sim 2>&1) || { echo "rmmod i915_sim before i915 failed: $out"; return 1; }
+	for id in "$@"; do
+		slot=$(sim_slot "$id") && { echo "8086:$id still at $slot after rmmod i915_sim"; return 1; }
+	done
+	if grep -qs '^DRIVER=i915$' /sys/class/drm/card*/device/uevent; then
+		echo "i915 cards left after rmmod i915_sim: $(ls /sys/class/drm)"
+		return 1
+	fi
+	out=$(rmmod i915 2>&1) || { echo "rmmod i915 failed: $out"; return 1; }
+}
+
+test_load_unload() {
+	local group="$1" i why=""
+	shift
+	for i in 1 2; do
+		why=$(load_gpus "$@") || break
+		why=$(unload_gpus) || break
+		why=$(load_unload_driver_first "$@") || break
+	done
+	unload_gpus >/dev/null
+	log_clean "load-unload@$group" || why="${why:+$why; }kernel log"
+	if [ -n "$why" ]; then result "load-unload@$group FAIL $why"; else result "load-unload@$group PASS"; fi
 }
 
 run_test() {
-	local t="$1" sim="$2" start rc why="" n
+	local t="$1" sim="$2" start rc why="" n slot
 	echo "==== $t@$sim ===="
 	start=$(now)
-	timeout -s KILL "$TEST_TIMEOUT" "$TESTS_DIR/$t" </dev/null
+	if ! slot=$(sim_slot "$sim"); then
+		result "$t@$sim FAIL no PCI function 8086:$sim"
+		return
+	fi
+	I915_PCI_SLOT=$slot timeout -s KILL "$TEST_TIMEOUT" "$TESTS_DIR/$t" </dev/null
 	rc=$?
 	case $rc in
 	0 | 77) ;;
 	137) why="killed (timeout ${TEST_TIMEOUT}s?)" ;;
 	*) why="exit $rc" ;;
 	esac
-	n=$(objects_left)
+	n=$(objects_left "$slot")
 	if [ "$n" != 0 ]; then
 		why="${why:+$why; }i915_gem_objects: $n objects left"
-		cat "$(i915_debugfs)/i915_gem_objects" 2>/dev/null
+		cat "$(i915_debugfs "$slot")/i915_gem_objects" 2>/dev/null
 	fi
 	log_clean "$t@$sim" || why="${why:+$why; }kernel log"
 	if [ -n "$why" ]; then
@@ -168,48 +191,72 @@ run_test() {
 	fi
 }
 
-run_sim() {
-	local sim="$1" t why
-	test_load_unload "$sim"
-	if ! why=$(load "$sim"); then
-		log_clean "insmod@$sim"
-		for t in $TESTS; do result "$t@$sim FAIL not run: $why"; done
-		result "rmmod@$sim FAIL not run: $why"
+# run_group GROUP SIM...: the suite with the GPUs SIM... loaded at once.
+run_group() {
+	local group="$1" sim t why
+	shift
+	test_load_unload "$group" "$@"
+	if ! why=$(load_gpus "$@"); then
+		log_clean "insmod@$group"
+		for t in $TESTS; do
+			for sim in "$@"; do result "$t@$sim FAIL not run: $why"; done
+		done
+		result "rmmod@$group FAIL not run: $why"
+		unload_gpus >/dev/null
 		return
 	fi
-	log_clean "insmod@$sim" || emit "BENCH-ERROR kernel log during insmod sim=$sim"
+	log_clean "insmod@$group" || emit "BENCH-ERROR kernel log during insmod ids=$(sim_ids "$@")"
 	for t in $TESTS; do
-		run_test "$t" "$sim"
-		# A test that hangs the GPU leaves the device wedged until the
-		# module is reloaded: give the next test a fresh device.
-		case $t in
-		*hang*) why=$(unload) && why=$(load "$sim") ||
-			emit "BENCH-ERROR reload after $t@$sim: $why" ;;
-		esac
+		for sim in "$@"; do
+			run_test "$t" "$sim"
+			# A test that hangs the GPU leaves the device wedged until the
+			# driver is reloaded, one that unplugs takes the GPUs away:
+			# give the next test fresh devices.
+			case $t in
+			*hang* | *unplug*) why=$(unload_gpus) && why=$(load_gpus "$@") ||
+				emit "BENCH-ERROR reload after $t@$sim: $why" ;;
+			esac
+		done
 	done
 	why=
 	kmemleak_clean || why="kmemleak"
-	t=$(unload) || why="${why:+$why; }$t"
-	log_clean "rmmod@$sim" || why="${why:+$why; }kernel log"
-	if [ -n "$why" ]; then result "rmmod@$sim FAIL $why"; else result "rmmod@$sim PASS"; fi
+	t=$(unload_gpus) || why="${why:+$why; }$t"
+	log_clean "rmmod@$group" || why="${why:+$why; }kernel log"
+	if [ -n "$why" ]; then result "rmmod@$group FAIL $why"; else result "rmmod@$group PASS"; fi
+}
+
+# for_each_group CMD...: CMD... GROUP SIM... for each group of GPUs that
+# are loaded at once.
+for_each_group() {
+	local sim
+	if [ "$SIMS_TOGETHER" = 1 ]; then
+		# shellcheck disable=SC2086
+		"$@" "$(echo $SIMS | tr ' ' '+')" $SIMS
+	else
+		for sim in $SIMS; do "$@" "$sim" "$sim"; done
+	fi
+}
+
+plan_group() {
+	local group="$1" sim t
+	shift
+	echo "PLAN load-unload@$group"
+	for t in $TESTS; do
+		for sim in "$@"; do echo "PLAN $t@$sim"; done
+	done
+	echo "PLAN rmmod@$group"
 }
 
 main() {
-	local sim t
 	[ -f "$I915_KO" ] || { emit "BENCH-ERROR $I915_KO missing"; return 1; }
+	[ -f "$SIM_KO" ] || { emit "BENCH-ERROR $SIM_KO missing"; return 1; }
 	TESTS=$(list_tests)
 	[ -n "$TESTS" ] || { emit "BENCH-ERROR no test in $TESTS_DIR matches FILTER='$FILTER' EXCLUDE='$EXCLUDE'"; return 1; }
-	for sim in $SIMS; do
-		echo "PLAN load-unload@$sim"
-		for t in $TESTS; do echo "PLAN $t@$sim"; done
-		echo "PLAN rmmod@$sim"
-	done >&3
+	for_each_group plan_group >&3
 	[ -w $DEBUGFS/kmemleak ] && echo "PLAN kmemleak@final" >&3
 	[ -w $DEBUGFS/kmemleak ] && echo clear >$DEBUGFS/kmemleak
 	log_clean boot || emit "BENCH-ERROR kernel log at boot"
-	for sim in $SIMS; do
-		run_sim "$sim"
-	done
+	for_each_group run_group
 	if [ -w $DEBUGFS/kmemleak ]; then
 		if kmemleak_clean; then result "kmemleak@final PASS"; else result "kmemleak@final FAIL"; fi
 	fi

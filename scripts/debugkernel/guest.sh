@@ -10,9 +10,12 @@
 #                      config; the boot log is clean
 #   (the suite)        /suite.sh: every test on every simulated GPU, with
 #                      a kmemleak scan before each rmmod
-#   churn@SIM          CHURN_CYCLES times: insmod, workers
-#                      (/tests/fault_exit --worker) killed with SIGKILL in
-#                      the middle of their work, rmmod at once; log clean
+#   churn@SIM          CHURN_CYCLES times: insmod i915_sim.ko ids=SIM and
+#                      i915.ko, workers (/tests/fault_exit --worker) killed
+#                      with SIGKILL in the middle of their work, rmmod at
+#                      once: i915 then i915_sim in odd cycles, i915_sim
+#                      first in even ones (a hot unplug under the dying
+#                      clients); log clean
 #   kmemleak@churn     a kmemleak scan after the last rmmod of the cycles:
 #                      must be empty (the suite scans after its own as
 #                      kmemleak@final)
@@ -21,15 +24,13 @@
 # shellcheck shell=dash disable=SC3028,SC1091
 [ -r /etc/bench.conf ] && . /etc/bench.conf
 SIMS=${SIMS:-"0x2772 0x2a42"}
-I915_KO=${I915_KO:-/i915.ko}
-I915_ARGS=${I915_ARGS:-}
 CHURN_CYCLES=${CHURN_CYCLES:-4}
 WORKER=/tests/fault_exit
 DEBUGFS=/sys/kernel/debug
 KMEMLEAK=$DEBUGFS/kmemleak
 
-# emit, result, log_clean (the kernel-log check, debug reports included)
-# and wait_for
+# emit, result, log_clean (the kernel-log check, debug reports included),
+# wait_for, load_gpus, i915_debugfs
 . /lib/guest-lib.sh
 
 # Scan (twice: an object is reported once it is 5 s old and was found
@@ -68,10 +69,11 @@ check_kernel() {
 	if [ -n "$why" ]; then result "debug-kernel@boot FAIL$why"; else result "debug-kernel@boot PASS"; fi
 }
 
-# rmmod, retried while the killed workers' files are still being closed.
+# rmmod $1, retried while the killed workers' files are still being
+# closed.
 unload() {
 	local i=0 out
-	while ! out=$(rmmod i915 2>&1); do
+	while ! out=$(rmmod "$1" 2>&1); do
 		i=$((i + 1))
 		if [ $i -ge 50 ]; then
 			echo "rmmod failed: $out"
@@ -86,12 +88,10 @@ churn() {
 	dmesg -c >/dev/null
 	while [ $cycle -lt "$CHURN_CYCLES" ]; do
 		cycle=$((cycle + 1))
-		# shellcheck disable=SC2086
-		if ! out=$(insmod "$I915_KO" sim="$sim" $I915_ARGS 2>&1); then
-			why="cycle $cycle: insmod failed: $out"
+		if ! out=$(load_gpus "$sim"); then
+			why="cycle $cycle: $out"
 			break
 		fi
-		wait_for /dev/dri/card0 || { why="cycle $cycle: no /dev/dri/card0"; break; }
 		pids=
 		nw=$((1 + cycle % 3))
 		for p in $(seq "$nw"); do
@@ -107,7 +107,11 @@ churn() {
 			kill -9 "$p" 2>/dev/null
 		done
 		for p in $pids; do wait "$p" 2>/dev/null; done
-		out=$(unload) || { why="${why:+$why; }cycle $cycle: $out"; break; }
+		if [ $((cycle % 2)) = 0 ]; then
+			out=$(unload i915_sim) && out=$(unload i915)
+		else
+			out=$(unload i915) && out=$(unload i915_sim)
+		fi || { why="${why:+$why; }cycle $cycle: $out"; break; }
 		log_clean "churn@$sim cycle $cycle" || { why="${why:+$why; }cycle $cycle: kernel log"; break; }
 	done
 	if [ -n "$why" ]; then result "churn@$sim FAIL $why"; else result "churn@$sim PASS"; fi
@@ -127,6 +131,7 @@ main() {
 	rc=$?
 	if [ "$CHURN_CYCLES" -gt 0 ] && [ -x "$WORKER" ]; then
 		lsmod | grep -q '^i915 ' && { emit "BENCH-ERROR i915 still loaded after the suite"; rmmod i915; }
+		lsmod | grep -q '^i915_sim ' && { emit "BENCH-ERROR i915_sim still loaded after the suite"; rmmod i915_sim; }
 		# the suite reported its leaks already; these are the cycles'
 		[ -w "$KMEMLEAK" ] && { echo scan >"$KMEMLEAK"; echo clear >"$KMEMLEAK"; }
 		for sim in $SIMS; do

@@ -8,15 +8,16 @@
 #  1. scripts/debugkernel/install-deps.sh (flex, bison, bc, libelf-dev),
 #     scripts/debugkernel/build.sh: the kernel, cached (first build about
 #     7 minutes on 2 idle cores, 17 on a busy machine; then nothing);
-#  2. i915.ko built against that kernel tree, in a copy of the sources
-#     (the Debian lane's ./i915.ko is left alone); --patch applies a patch
+#  2. i915.ko and i915_sim.ko built against that kernel tree, in a copy
+#     of the sources (the Debian lane's modules are left alone); --patch applies a patch
 #     to the copy first (how the lane is shown to catch a planted bug);
-#  3. scripts/vm/run.sh --lane debug boots it and runs, as its guest
-#     script, scripts/debugkernel/guest.sh: tests/run-suite.sh (every
-#     test but the long stresses, on both simulated GPUs, with kmemleak
-#     scanned before each rmmod), then load/unload cycles with clients
-#     killed in the middle of their work and a kmemleak scan after the
-#     last unload.
+#  3. scripts/vm/run.sh --lane debug --one-at-a-time boots it and runs,
+#     as its guest script, scripts/debugkernel/guest.sh: tests/run-suite.sh
+#     (every test but the long stresses, on each simulated GPU loaded
+#     alone - the Debian lane loads both at once - with kmemleak scanned
+#     before each rmmod), then load/unload cycles with clients killed in
+#     the middle of their work and a kmemleak scan after the last
+#     unload.
 #
 # Any KASAN, lockdep, UBSAN, DEBUG_OBJECTS, DMA-API or kmemleak report
 # fails the test during which it appeared and is printed in full.  Output
@@ -93,10 +94,10 @@ t1=$SECONDS
 if ! nice -n 10 make -C "$KDIR/build" M="$MODWORK/src" -j"$(nproc)" modules \
 	>"$MODWORK/make.log" 2>&1; then
 	cat "$MODWORK/make.log" >&2
-	die "i915.ko does not build against the debug kernel"
+	die "the modules do not build against the debug kernel"
 fi
 grep -E 'warning:' "$MODWORK/make.log" >&2 || true
-note "debug lane: i915.ko built in $((SECONDS - t1)) s"
+note "debug lane: i915.ko and i915_sim.ko built in $((SECONDS - t1)) s"
 
 # --- the tests (the same binaries as the Debian lane) ------------------------
 make -C "$REPO/tests" >&2 || die "the tests do not build"
@@ -113,7 +114,8 @@ guest_args=(--extra "$REPO/tests/run-suite.sh:/suite.sh")
 rc=0
 "$REPO/scripts/vm/run.sh" --lane debug \
 	--kernel "$KDIR/bzImage" --modules "$KDIR/modroot" --kver "$KREL" \
-	--module "$MODWORK/src/i915.ko" --tests "$REPO/tests/build" \
+	--module "$MODWORK/src/i915.ko" --sim-module "$MODWORK/src/i915_sim.ko" \
+	--one-at-a-time --tests "$REPO/tests/build" \
 	--script "$HERE/guest.sh" "${guest_args[@]}" \
 	--exclude "$EXCLUDE" --mem "${DEBUG_LANE_MEM:-1024}" \
 	--set TEST_TIMEOUT=1200 --set KMEMLEAK_SCANS=2 --timeout 3600 \

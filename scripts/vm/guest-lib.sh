@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/vm/guest-lib.sh - what the bench VM's guest programs share
-# (busybox sh): the result channel, the kernel-log check and where the
-# i915 device's debugfs files are.
+# (busybox sh): the result channel, the kernel-log check, loading the
+# model (i915_sim.ko ids=...) and the driver (i915.ko), and where each
+# simulated GPU and its debugfs files are.
 # scripts/vm/mkinitramfs.sh installs it as /lib/guest-lib.sh; the suite
 # (tests/run-suite.sh), the debug lane's guest.sh and the benchmark's
 # run-bench.sh source it.
@@ -21,6 +22,10 @@ KLOG_BAD='WARNING:|\bBUG\b|Oops|lockdep|possible circular|possible recursive|hun
 KLOG_BENIGN='RCU lockdep checking is enabled|DMA-API: preallocated [0-9]+ debug entries|DMA-API: debugging enabled by kernel config|DMA-API: dma_debug_entry pool grown to'
 
 [ -e /proc/self/fd/3 ] || exec 3>/dev/null
+
+I915_KO=${I915_KO:-/i915.ko}
+SIM_KO=${SIM_KO:-/i915_sim.ko}
+I915_ARGS=${I915_ARGS:-}
 
 emit() {
 	echo "$*"
@@ -55,15 +60,87 @@ wait_for() {
 	[ -e "$1" ]
 }
 
-# i915_debugfs: the DRM debugfs directory of the i915 device, found by
-# driver name (another DRM driver, e.g. vgem loaded at boot, may be
-# minor 0); /sys/kernel/debug/dri/0 when none answers.
+# i915_debugfs [SLOT]: the DRM debugfs directory of the i915 device on
+# PCI function SLOT (default $I915_PCI_SLOT, else the first i915 device),
+# found by its "name" file (another DRM driver, e.g. vgem loaded at boot,
+# may be minor 0); /sys/kernel/debug/dri/0 when none answers.
 i915_debugfs() {
-	local d
+	local d slot=${1:-${I915_PCI_SLOT:-}}
+	# the first line of "name": "i915 dev=<PCI slot> [master=...]"
 	for d in /sys/kernel/debug/dri/*; do
 		case $(cat "$d/name" 2>/dev/null) in
-		"i915 "*) echo "$d"; return ;;
+		"i915 dev=$slot"*) echo "$d"; return ;;
 		esac
 	done
 	echo /sys/kernel/debug/dri/0
+}
+
+# sim_ids ID...: the ids= argument of i915_sim.ko, "0x2772,0x2a42".
+sim_ids() {
+	echo "$*" | tr ' ' ','
+}
+
+# sim_slot ID: the PCI slot name (e.g. ffff:00:02.0) of the simulated GPU
+# with PCI device id ID; fails if there is none.
+sim_slot() {
+	local d want
+	want=$(printf '0x%04x' "$1")
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/vendor" 2>/dev/null)" = 0x8086 ] || continue
+		[ "$(cat "$d/device" 2>/dev/null)" = "$want" ] || continue
+		[ "$(cat "$d/class" 2>/dev/null)" = 0x030000 ] || continue
+		echo "${d##*/}"
+		return 0
+	done
+	return 1
+}
+
+# wait_card ID: the simulated GPU ID is bound, with its primary and render
+# nodes in /dev/dri; why on stdout on failure.
+wait_card() {
+	local slot i=0 n d
+	slot=$(sim_slot "$1") || { echo "no PCI function 8086:$1"; return 1; }
+	while [ $i -lt 100 ]; do
+		n=0
+		for d in "/sys/bus/pci/devices/$slot"/drm/card* \
+			"/sys/bus/pci/devices/$slot"/drm/renderD*; do
+			[ -e "/dev/dri/${d##*/}" ] && n=$((n + 1))
+		done
+		[ $n = 2 ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$slot (8086:$1) has no /dev/dri nodes"
+	return 1
+}
+
+# load_gpus ID...: insmod i915_sim.ko ids=ID,... then i915.ko, and wait
+# until every GPU is bound; why on stdout on failure.
+load_gpus() {
+	local out id
+	if ! out=$(insmod "$SIM_KO" ids="$(sim_ids "$@")" 2>&1); then
+		echo "insmod i915_sim failed: $out"
+		return 1
+	fi
+	# shellcheck disable=SC2086
+	if ! out=$(insmod "$I915_KO" $I915_ARGS 2>&1); then
+		echo "insmod i915 failed: $out"
+		return 1
+	fi
+	for id in "$@"; do
+		wait_card "$id" || return 1
+	done
+}
+
+# unload_gpus: rmmod i915, then i915_sim; why on stdout on failure.
+unload_gpus() {
+	local out
+	if [ -d /sys/module/i915 ] && ! out=$(rmmod i915 2>&1); then
+		echo "rmmod i915 failed: $out"
+		return 1
+	fi
+	if [ -d /sys/module/i915_sim ] && ! out=$(rmmod i915_sim 2>&1); then
+		echo "rmmod i915_sim failed: $out"
+		return 1
+	fi
 }

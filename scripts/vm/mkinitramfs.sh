@@ -6,10 +6,13 @@
 # usable alone.
 #
 # Usage: mkinitramfs.sh --out FILE --modules ROOT --kver VER --module KO
-#                       --tests DIR [--script FILE] [--conf FILE]
+#                       [--sim-module KO] --tests DIR [--script FILE]
+#                       [--conf FILE]
 #                       [--extra SRC:DEST]... [--kmod NAME]...
 #   --modules ROOT  directory holding lib/modules/VER of the booted kernel
 #   --module KO     the i915.ko to test (its vermagic must start with VER)
+#   --sim-module KO the model, i915_sim.ko (default: the one beside the
+#                   i915.ko of --module), built for the same kernel
 #   --tests DIR     every executable regular file in DIR becomes /tests/NAME
 #   --script FILE   the guest program the init runs (default tests/run-suite.sh)
 #   --conf FILE     becomes /etc/bench.conf (shell variables for the guest)
@@ -23,7 +26,8 @@
 #   /lib/modules/VER/...  drm.ko, virtio_pci, virtio_blk, the --kmod ones
 #                         and their deps (built-in ones are skipped), listed
 #                         in load order in /etc/modules.load
-#   /i915.ko, /run-suite.sh, /tests/*, /etc/bench.conf, /out (empty)
+#   /i915.ko, /i915_sim.ko, /run-suite.sh, /tests/*, /etc/bench.conf,
+#   /out (empty)
 #   /lib/guest-lib.sh     what the guest programs share (scripts/vm/)
 #   every shared library the tests need (ldd), 64- and 32-bit, with an
 #   ld.so.cache made by ldconfig
@@ -36,7 +40,8 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 # Modules the guest loads before the suite, besides i915.ko's own deps.
 BASE_MODULES=(virtio_pci virtio_blk)
 
-OUT='' MODROOT='' KVER='' MODULE='' TESTS='' SCRIPT=$REPO/tests/run-suite.sh CONF=
+OUT='' MODROOT='' KVER='' MODULE='' SIM_MODULE='' TESTS=''
+SCRIPT=$REPO/tests/run-suite.sh CONF=
 EXTRAS=()
 
 parse_args() {
@@ -46,6 +51,7 @@ parse_args() {
 		--modules) MODROOT=$2 ;;
 		--kver) KVER=$2 ;;
 		--module) MODULE=$2 ;;
+		--sim-module) SIM_MODULE=$2 ;;
 		--tests) TESTS=$2 ;;
 		--script) SCRIPT=$2 ;;
 		--conf) CONF=$2 ;;
@@ -60,6 +66,8 @@ parse_args() {
 	[ -d "$MODROOT/lib/modules/$KVER" ] || die "no $MODROOT/lib/modules/$KVER"
 	[ -f "$MODULE" ] || die "module $MODULE missing (make modules?)"
 	MODULE=$(realpath "$MODULE") # a path, never taken for a module name
+	SIM_MODULE=${SIM_MODULE:-$(dirname "$MODULE")/i915_sim.ko}
+	[ -f "$SIM_MODULE" ] || die "model $SIM_MODULE missing (make modules, without I915_SIM=n)"
 	[ -d "$TESTS" ] || die "test directory $TESTS missing (make tests?)"
 	[ -f "$SCRIPT" ] || die "guest script $SCRIPT missing"
 }
@@ -121,20 +129,30 @@ add_module() {
 	echo "$dest" >>"$ROOT/etc/modules.load"
 }
 
-add_modules() {
-	local vm m
-	MODDIR=$MODROOT/lib/modules/$KVER
-	vm=$(modinfo -F vermagic "$MODULE")
+# Die unless module file $1 was built for $KVER.
+check_vermagic() {
+	local vm
+	vm=$(modinfo -F vermagic "$1")
 	case "$vm" in
 	"$KVER "*) ;;
-	*) die "$MODULE was built for '$vm', the VM boots $KVER: rebuild it against that kernel" ;;
+	*) die "$1 was built for '$vm', the VM boots $KVER: rebuild it against that kernel" ;;
 	esac
+}
+
+add_modules() {
+	local m
+	MODDIR=$MODROOT/lib/modules/$KVER
+	check_vermagic "$MODULE"
+	check_vermagic "$SIM_MODULE"
+	[ -z "$(modinfo -F depends "$SIM_MODULE")" ] ||
+		die "$SIM_MODULE depends on $(modinfo -F depends "$SIM_MODULE"): the model must stand alone"
 	: >"$ROOT/etc/modules.load"
 	for m in "${BASE_MODULES[@]}"; do
 		add_module "$m"
 	done
 	add_module "$MODULE"
 	put "$MODULE" /i915.ko
+	put "$SIM_MODULE" /i915_sim.ko
 }
 
 # Copy every library (and loader) binary $1 needs; dies on "not found".

@@ -15,11 +15,14 @@
 #                    (drm.ko, virtio_blk...).  Default: Debian's.
 #   --kver VER       <kver> under DIR/lib/modules (default: the only one)
 #   --module KO      the i915.ko to test (default: ./i915.ko of the repo)
+#   --sim-module KO  the model, i915_sim.ko (default: the one beside KO)
 #   --tests DIR      test programs (default: tests/build)
 #   --script FILE    guest program instead of tests/run-suite.sh
 #   --filter 'PATS'  run only tests matching these shell patterns
 #   --exclude 'PATS' leave out tests matching these shell patterns
-#   --sims 'IDS'     simulated GPUs (default '0x2772 0x2a42')
+#   --sims 'IDS'     simulated GPUs (default '0x2772 0x2a42'), loaded all
+#                    at once (insmod i915_sim.ko ids=0x2772,0x2a42)
+#   --one-at-a-time  load the GPUs of --sims one after the other instead
 #   --append STR     extra kernel command line (repeatable)
 #   --set VAR=VAL    extra line for the guest's /etc/bench.conf, a shell
 #                    assignment (repeatable; e.g. TEST_TIMEOUT=900 or
@@ -53,10 +56,10 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 . "$REPO/scripts/vm/lib.sh"
 
 QBOOT=/usr/share/qemu/qboot.rom
-KERNEL='' MODROOT='' KVER='' MODULE=$REPO/i915.ko TESTS=$REPO/tests/build
+KERNEL='' MODROOT='' KVER='' MODULE=$REPO/i915.ko SIM_MODULE='' TESTS=$REPO/tests/build
 SCRIPT=$REPO/tests/run-suite.sh FILTER='' EXCLUDE='' SIMS="0x2772 0x2a42"
 APPEND='' MEM=1024 SMP=2 SWAP=2G TIMEOUT=1800 OUTDIR='' LANE=debian WORK=''
-VERBOSE='' SETS=() EXTRAS=()
+VERBOSE='' SETS=() EXTRAS=() TOGETHER=1
 
 usage() {
 	sed -n '/^# Usage:/,/^set -e/{/^set -e/d;s/^# \{0,1\}//p;}' "$0" >&2
@@ -67,6 +70,7 @@ parse_args() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--verbose) VERBOSE=1; shift; continue ;;
+		--one-at-a-time) TOGETHER=0; shift; continue ;;
 		-h | --help) usage 0 ;;
 		esac
 		[ $# -ge 2 ] || usage
@@ -75,6 +79,7 @@ parse_args() {
 		--modules) MODROOT=$2 ;;
 		--kver) KVER=$2 ;;
 		--module) MODULE=$2 ;;
+		--sim-module) SIM_MODULE=$2 ;;
 		--tests) TESTS=$2 ;;
 		--script) SCRIPT=$2 ;;
 		--filter) FILTER=$2 ;;
@@ -141,6 +146,7 @@ write_conf() {
 	local s
 	{
 		echo "SIMS='$SIMS'"
+		echo "SIMS_TOGETHER=$TOGETHER"
 		echo "FILTER='$FILTER'"
 		echo "EXCLUDE='$EXCLUDE'"
 		echo "LANE='$LANE'"
@@ -153,6 +159,7 @@ build_initramfs() {
 	write_conf
 	"$REPO/scripts/vm/mkinitramfs.sh" --out "$WORK/initramfs.cpio" \
 		--modules "$MODROOT" --kver "$KVER" --module "$MODULE" \
+		${SIM_MODULE:+--sim-module "$SIM_MODULE"} \
 		--tests "$TESTS" --script "$SCRIPT" --conf "$WORK/bench.conf" \
 		${EXTRAS[@]+"${EXTRAS[@]}"}
 	note "initramfs $(du -h "$WORK/initramfs.cpio" | cut -f1) in $((SECONDS - t0)) s"

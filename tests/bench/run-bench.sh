@@ -6,8 +6,8 @@
 # makes it /run-suite.sh in the VM).
 #
 # vgem (the reference GEM driver) is loaded at boot (run.sh --kmod vgem).
-# For each simulated GPU in $SIMS: insmod i915.ko sim=SIM, run
-# /tests/gem_bench, rmmod.  Results
+# For each simulated GPU in $SIMS: insmod i915_sim.ko ids=SIM and
+# i915.ko, run /tests/gem_bench, rmmod both.  Results
 # go to fd 3 as for the suite:
 #   RESULT bench@SIM PASS|FAIL [why]
 # FAIL when the client exits non-zero (a result it could not verify), or
@@ -21,33 +21,21 @@
 [ -r /etc/bench.conf ] && . /etc/bench.conf
 SIMS=${SIMS:-"0x2772 0x2a42"}
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-900}
-I915_ARGS=${I915_ARGS:-}
 BIN=/tests/gem_bench
 OUT=/out/bench.txt
 export BENCH_SAMPLE_S
 
-# emit, log_clean (the suite's kernel-log check), wait_for
+# emit, log_clean (the suite's kernel-log check), load_gpus, unload_gpus
 . /lib/guest-lib.sh
-
-wait_for_i915() {
-	local i=0
-	while ! grep -qs '^DRIVER=i915$' /sys/class/drm/card*/device/uevent &&
-		[ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	grep -qs '^DRIVER=i915$' /sys/class/drm/card*/device/uevent
-}
 
 run_sim() {
 	local sim=$1 why="" rc out
 	out=/tmp/bench-$sim.txt
-	# shellcheck disable=SC2086
-	if ! insmod /i915.ko sim="$sim" $I915_ARGS; then
-		emit "RESULT bench@$sim FAIL insmod failed"
+	if ! why=$(load_gpus "$sim"); then
+		emit "RESULT bench@$sim FAIL $why"
+		unload_gpus >/dev/null
 		return
 	fi
-	wait_for_i915 || why="no i915 card node after insmod"
 	log_clean "insmod@$sim" || why="${why:+$why; }kernel log"
 	if [ -z "$why" ]; then
 		echo "==== bench@$sim ===="
@@ -58,7 +46,7 @@ run_sim() {
 		echo >>"$OUT"
 		[ $rc = 0 ] || why="gem_bench exit $rc"
 	fi
-	rmmod i915 || why="${why:+$why; }rmmod failed"
+	out=$(unload_gpus) || why="${why:+$why; }$out"
 	log_clean "bench@$sim" || why="${why:+$why; }kernel log"
 	if [ -n "$why" ]; then
 		emit "RESULT bench@$sim FAIL $why"

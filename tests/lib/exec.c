@@ -703,9 +703,35 @@ void check_surface_at(const char *file, int line, int fd, uint32_t handle,
 /* ------------------------------------------------------------------ */
 /* the software model */
 
-#define SIM_DELAY_PARAM "/sys/module/i915/parameters/sim_cmd_delay_us"
+#define SIM_DELAY_PARAM "/sys/module/i915_sim/parameters/cmd_delay_us"
 #define HANGCHECK_PARAM "/sys/module/i915/parameters/hangcheck_ms"
 #define SIM_DEBUGFS "/sys/kernel/debug/i915_sim"
+
+void sim_debugfs_path(char *buf, size_t len, const char *name)
+{
+	const char *slot = igt_device_slot();
+	char dev[64] = "none";
+	int fd;
+
+	if (!slot) {
+		fd = __drm_open_driver(false);
+		if (fd >= 0) {
+			drm_device_slot(fd, dev, sizeof(dev));
+			close(fd);
+		}
+		slot = dev;
+	}
+	snprintf(buf, len, SIM_DEBUGFS "/%s/%s", slot, name);
+}
+
+/* fopen() of the GPU's file @name of the model's debugfs */
+static FILE *sim_debugfs_open(const char *name, const char *mode)
+{
+	char path[256];
+
+	sim_debugfs_path(path, sizeof(path), name);
+	return fopen(path, mode);
+}
 
 static long read_param(const char *path)
 {
@@ -871,7 +897,7 @@ void gem_recover_wedged(const char *hang)
 
 long long sim_reg(const char *name)
 {
-	FILE *f = fopen(SIM_DEBUGFS "/regs", "r");
+	FILE *f = sim_debugfs_open("regs", "r");
 	char line[256], rname[64];
 	unsigned long off, val;
 	long long found = 0;
@@ -889,15 +915,19 @@ long long sim_reg(const char *name)
 
 long long sim_cs_value(const char *key)
 {
+	char path[256];
 	long long v;
-	int ret = igt_file_key_value(SIM_DEBUGFS "/cs", key, &v);
+	int ret;
+
+	sim_debugfs_path(path, sizeof(path), "cs");
+	ret = igt_file_key_value(path, key, &v);
 
 	return ret ? ret : v;
 }
 
 int sim_stolen(struct sim_stolen *st)
 {
-	FILE *f = fopen(SIM_DEBUGFS "/stolen", "r");
+	FILE *f = sim_debugfs_open("stolen", "r");
 	char line[256];
 
 	if (!f)
@@ -921,7 +951,7 @@ int sim_stolen(struct sim_stolen *st)
 
 int sim_drawrects(struct drawrect *r, int max)
 {
-	FILE *f = fopen(SIM_DEBUGFS "/drawrects", "r");
+	FILE *f = sim_debugfs_open("drawrects", "r");
 	unsigned long long total = 0;
 	char line[256];
 	int n = 0;
@@ -957,8 +987,11 @@ int sim_drawrects(struct drawrect *r, int max)
 
 int sim_drawrects_clear(void)
 {
-	int fd = open(SIM_DEBUGFS "/drawrects", O_WRONLY | O_CLOEXEC);
-	int ret = 0;
+	char path[256];
+	int fd, ret = 0;
+
+	sim_debugfs_path(path, sizeof(path), "drawrects");
+	fd = open(path, O_WRONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -errno;

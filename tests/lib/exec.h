@@ -279,7 +279,15 @@ void check_pixels_at(const char *file, int line, const uint8_t *buf,
 /* the software model */
 
 /*
- * The model's per-command delay (module parameter sim_cmd_delay_us).
+ * The path of file @name in the model's debugfs directory of the GPU
+ * under test: /sys/kernel/debug/i915_sim/<PCI slot>/<name>, the slot
+ * being I915_PCI_SLOT's or else the first i915 device's.
+ */
+void sim_debugfs_path(char *buf, size_t len, const char *name);
+
+/*
+ * The model's per-command delay (parameter cmd_delay_us of i915_sim.ko,
+ * one for every simulated GPU).
  * sim_has_cmd_delay() is false without the parameter; sim_set_cmd_delay()
  * skips then, and restores the old value when the process exits.
  */
@@ -321,7 +329,7 @@ void gem_require_unwedged(int fd, unsigned int hangcheck_ms);
 void gem_recover_wedged(const char *hang);
 
 /*
- * A register of the model as /sys/kernel/debug/i915_sim/regs lists it
+ * A register of the model as debugfs i915_sim/<slot>/regs lists it
  * ("offset value [name]"; registers not listed read 0): by @name, or
  * -errno if the model has no such file.
  */
@@ -329,7 +337,8 @@ long long sim_reg(const char *name);
 
 /*
  * A counter or value of the model's command streamer, as debugfs
- * i915_sim/cs lists it ("key: value"); -errno without the file or key.
+ * i915_sim/<slot>/cs lists it ("key: value"); -errno without the file or
+ * key.
  */
 long long sim_cs_value(const char *key);
 
@@ -342,14 +351,14 @@ struct drawrect {
 };
 
 /*
- * The model's record of drawing rectangles (debugfs i915_sim/drawrects:
+ * The model's record of drawing rectangles (i915_sim/<slot>/drawrects:
  * "total N", then the last 256 at most, oldest first).  Returns N, the
  * rectangles executed since the record was cleared, and stores the
  * oldest listed ones (at most @max) in @r; or -errno without the file.
  */
 /*
  * The firmware framebuffer in the model's stolen memory (debugfs
- * i915_sim/stolen): its size, and whether its pattern and its GTT
+ * i915_sim/<slot>/stolen): its size, and whether its pattern and its GTT
  * entries are still what the firmware left.  0, or -errno without the
  * file.
  */

@@ -277,6 +277,45 @@ bool igt_drm_driver_is(int fd, const char *want)
 	return v.name_len == strlen(want) && !strcmp(name, want);
 }
 
+const char *igt_device_slot(void)
+{
+	const char *slot = getenv(I915_PCI_SLOT_ENV);
+
+	return slot && *slot ? slot : NULL;
+}
+
+int drm_device_slot(int fd, char *buf, size_t len)
+{
+	char path[64], link[256];
+	struct stat st;
+	const char *base;
+	ssize_t n;
+
+	if (fstat(fd, &st))
+		return -errno;
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device",
+		 major(st.st_rdev), minor(st.st_rdev));
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n < 0)
+		return -errno;
+	link[n] = '\0';
+	base = strrchr(link, '/');
+	snprintf(buf, len, "%s", base ? base + 1 : link);
+	return 0;
+}
+
+/* Is @fd the GPU under test (any i915 device without I915_PCI_SLOT)? */
+static bool is_device_under_test(int fd)
+{
+	const char *want = igt_device_slot();
+	char slot[64];
+
+	if (!igt_drm_driver_is(fd, "i915"))
+		return false;
+	return !want || (!drm_device_slot(fd, slot, sizeof(slot)) &&
+			 !strcmp(slot, want));
+}
+
 int __drm_open_driver(bool render)
 {
 	int first = render ? 128 : 0, i, err = -ENODEV;
@@ -295,7 +334,7 @@ int __drm_open_driver(bool render)
 				err = -errno;
 			continue;
 		}
-		if (igt_drm_driver_is(fd, "i915"))
+		if (is_device_under_test(fd))
 			return fd;
 		close(fd);
 	}
@@ -307,8 +346,10 @@ static int open_or_skip(bool render)
 	int fd = __drm_open_driver(render);
 
 	if (fd == -ENODEV)
-		igt_skip("no i915 %s node in /dev/dri",
-			 render ? "render" : "primary");
+		igt_skip("no i915 %s node in /dev/dri%s%s",
+			 render ? "render" : "primary",
+			 igt_device_slot() ? " for PCI function " : "",
+			 igt_device_slot() ?: "");
 	if (fd < 0)
 		igt_fail("opening the i915 %s node: %s",
 			 render ? "render" : "primary", strerror(-fd));

@@ -135,7 +135,17 @@ void igt_assert_mem_at(const char *file, int line, const void *got,
 /* the device */
 
 /*
- * Open the first primary (card) or render node whose driver is "i915".
+ * The GPU under test: the PCI slot name (e.g. "ffff:00:02.0") in the
+ * environment variable I915_PCI_SLOT, which tests/run-suite.sh sets for
+ * each GPU it runs a test on; NULL when unset or empty (then the first
+ * i915 device is the one).
+ */
+#define I915_PCI_SLOT_ENV "I915_PCI_SLOT"
+const char *igt_device_slot(void);
+
+/*
+ * Open the first primary (card) or render node whose driver is "i915"
+ * and, with I915_PCI_SLOT set, whose device is that PCI function.
  * Skips the subtest if there is none; the caller closes the fd.
  */
 int drm_open_driver(void);
@@ -152,6 +162,8 @@ int drm_minor(int fd);
 int drm_primary_minor(int fd);
 /* path of the device node of @fd, e.g. "/dev/dri/renderD128" */
 void drm_node_path(int fd, char *buf, size_t len);
+/* PCI slot name of @fd's device into @buf; 0 or -errno */
+int drm_device_slot(int fd, char *buf, size_t len);
 
 /* The ioctl, retried on EINTR/EAGAIN; 0 or -errno. */
 int igt_ioctl(int fd, unsigned long request, void *arg);
