@@ -9,6 +9,13 @@
  * THROTTLE, and the VM carries on.  Then writing i915_wedged restarts
  * the ring and the GPU works again (recover).
  *
+ * The same for every MI opcode outside the generation's command list and
+ * every multi-dword MI command with a length it does not have, in
+ * non-secure and secure batches (unknown_mi_opcodes, bad_mi_lengths):
+ * IPEHR holds the header, ACTHD its address.  privileged_g4x: on G4x a
+ * privileged command in a non-secure batch is dropped without stopping
+ * the engine, and its privilege error interrupt wedges the device today.
+ *
  * Like gem_exec_hang_loop, this needs a device that is not wedged yet
  * (the bench reloads the module after every program with "hang" in its
  * name); it skips if the device is wedged already.
