@@ -151,9 +151,12 @@ static void run_one(int fd, const struct mi_rule *r, bool secure,
 		emit_cmd(b, r, &target, &next, secure);
 	emit_mark(b, &target, MARK_B, op);
 
+	/* the breadcrumb's MI_USER_INTERRUPT runs after the seqno lands */
+	sim_wait_idle();
 	counts_read(&c0);
 	igt_assert_ok(__batch_submit(b, secure ? I915_EXEC_SECURE : 0));
 	gem_sync(fd, b->bo.handle);
+	sim_wait_idle();
 	counts_read(&c1);
 
 	gem_read(fd, target.handle, 0, got, sizeof(got));

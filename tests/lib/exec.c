@@ -979,6 +979,28 @@ long long sim_cs_value(const char *key)
 	return ret ? ret : v;
 }
 
+void sim_wait_idle(void)
+{
+	double t0 = igt_now();
+	char buf[4096];
+	ssize_t n;
+	int fd;
+
+	for (;;) {
+		fd = open(SIM_DEBUGFS "/cs", O_RDONLY);
+		igt_assert_f(fd >= 0, "opening %s/cs: %s", SIM_DEBUGFS,
+			     strerror(errno));
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		igt_assert_lt(0, n);
+		buf[n] = '\0';
+		if (strstr(buf, "\nbusy: no\n"))
+			return;
+		igt_assert_f(igt_now() - t0 < 10, "the engine is still busy");
+		usleep(1000);
+	}
+}
+
 int sim_stolen(struct sim_stolen *st)
 {
 	FILE *f = fopen(SIM_DEBUGFS "/stolen", "r");

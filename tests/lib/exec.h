@@ -381,6 +381,12 @@ long long sim_reg(const char *name);
  * i915_sim/cs lists it ("key: value"); -errno without the file or key.
  */
 long long sim_cs_value(const char *key);
+/*
+ * Wait (10 s at most) until the model's engine is idle ("busy: no"):
+ * past the end of the ring, the MI_USER_INTERRUPT after a breadcrumb
+ * included.
+ */
+void sim_wait_idle(void);
 
 /* one 3DSTATE_DRAWING_RECTANGLE the model executed */
 struct drawrect {
