@@ -15,14 +15,17 @@
  * memory is read again for every command (nothing of a batch is cached),
  * and a command may take long (a blit) without holding anything.
  *
- * MI commands (i915_sim_mi.c): MI_NOOP (bit 22 writes NOPID), MI_FLUSH (all bits; memory is
- * written directly, so a flush only counts), MI_USER_INTERRUPT (IIR bit
- * 1), MI_WAIT_FOR_EVENT, MI_REPORT_HEAD (HEAD into status-page dword 4),
- * MI_ARB_ON_OFF and MI_SUSPEND_FLUSH (recorded, no effect), MI_SET_CONTEXT
- * (accepted; no context image is saved or restored),
- * MI_STORE_DWORD_IMM (Gen3 3-dword and Gen4 4-dword forms, GTT addresses),
- * MI_STORE_DWORD_INDEX (into the status page), MI_LOAD_REGISTER_IMM (any
- * number of pairs, through the model's register write path),
+ * MI commands (i915_sim_mi.c, whose DOC has the whole table): MI_NOOP
+ * (bit 22 writes NOPID), MI_FLUSH (all bits; memory is written directly,
+ * so a flush only counts), MI_USER_INTERRUPT (IIR bit 1),
+ * MI_WAIT_FOR_EVENT, MI_REPORT_HEAD (HEAD into status-page dword 4),
+ * MI_ARB_ON_OFF and MI_SUSPEND_FLUSH (recorded, no effect), MI_ARB_CHECK
+ * (no-op: one ring), MI_OVERLAY_FLIP, MI_LOAD_SCAN_LINES_INCL/EXCL and
+ * MI_DISPLAY_FLIP (no-ops: no display), MI_SET_CONTEXT (accepted; no
+ * context image is saved or restored), MI_STORE_DWORD_IMM (Gen3 3-dword
+ * and Gen4 4-dword forms, GTT addresses), MI_STORE_DWORD_INDEX (into the
+ * status page), MI_LOAD_REGISTER_IMM (any number of pairs, through the
+ * model's register write path), MI_STORE_REGISTER_MEM (GTT addresses),
  * MI_BATCH_BUFFER_START (Gen3 and Gen4 forms, GTT batches only) and
  * MI_BATCH_BUFFER_END; the blitter (i915_sim_blt.c) and the 3D pipe
  * (i915_sim_3d.c) execute their clients' commands.
@@ -35,18 +38,24 @@
  * is.  MI_BATCH_BUFFER_END in the ring does nothing.
  *
  * Privileged commands - MI_LOAD_REGISTER_IMM, MI_STORE_DWORD_INDEX,
- * MI_SET_CONTEXT, and MI_STORE_DWORD_IMM to a physical address - are
- * allowed in the ring and in secure batches; in a non-secure batch they
- * are a command privilege error (G4x EIR bit 3, bit 4 for the physical
- * store; instruction error elsewhere).  A physical store or batch is not
- * supported even where it is allowed (it would reach any host memory):
- * instruction error.  So is MI_LOAD_REGISTER_IMM to HWS_PGA or PGTBL_CTL,
- * the registers that hold physical addresses.
+ * MI_STORE_REGISTER_MEM, MI_SET_CONTEXT, MI_STORE_DWORD_IMM on Gen4, and
+ * MI_STORE_DWORD_IMM to a physical address on both - run in the ring and
+ * in secure batches.  In a non-secure batch the hardware drops them: the
+ * command is fetched and executed as MI_NOOP, and the stream goes on; G4x
+ * reports it in ESR and EIR (bit 3 command privilege violation, bit 4
+ * for the physical store), raising the master error interrupt unless EMR
+ * masks it, while Gen3 and the 965G have no such bit and say nothing.
+ * (Later generations' documentation and upstream's command parser say
+ * the hardware "noops" them; no Gen3/Gen4 PRM text was at hand.)  A
+ * physical store or batch is not supported even where it is allowed (it
+ * would reach any host memory): instruction error.  So is
+ * MI_LOAD_REGISTER_IMM to HWS_PGA or PGTBL_CTL, the registers that hold
+ * physical addresses.
  *
- * Errors: an unknown MI opcode, client 1 or 4-7, a reserved 3D opcode, a
- * 2D command the model does not implement, a length the command does not
- * have, or a command longer than the ring is an instruction error; a
- * privileged command in a non-secure batch is a privilege error; a fetch
+ * Errors: an MI opcode the generation does not have, client 1 or 4-7, a
+ * reserved 3D opcode, a 2D command the model does not implement, a length
+ * the command does not have, or a command longer than the ring is an
+ * instruction error (EIR and ESR bit 0); a fetch
  * or access through an invalid GTT entry, beyond the GTT, or while the
  * GTT or bus mastering is disabled, is a page-table error with PGTBL_ER
  * bit 20 (instruction fetch) or 19 (data).  IPEHR gets the header, IPEIR
@@ -83,9 +92,9 @@
  * "secure" or "non-secure"), error ("none", or the address and header of
  * the last command that halted the engine and what was wrong, with the
  * kind of GTT fault after a colon), then the counters commands, batches,
- * blits, blit_bytes, flushes, user_interrupts, errors, drawrects and the
- * current cmd_delay_us.  Addresses and registers in hex, counters in
- * decimal.
+ * blits, blit_bytes, flushes, user_interrupts, errors, privileged_noops,
+ * drawrects and the current cmd_delay_us.  Addresses and registers in
+ * hex, counters in decimal.
  */
 
 #include <linux/debugfs.h>
@@ -328,6 +337,7 @@ static void cmd_init(struct i915_sim_cmd *cmd, unsigned int epoch)
 	cmd->len = 0;
 	cmd->exec = NULL;
 	cmd->privileged = false;
+	cmd->mem_privilege = false;
 	cmd->fetched = 0;
 	cmd->dw[0] = 0;
 	cmd->eir = 0;
@@ -399,25 +409,27 @@ enum i915_sim_cs_result i915_sim_cs_bad(struct i915_sim_cs *cs,
 /**
  * i915_sim_cs_privilege - a privileged command in a non-secure batch
  * @cs: the command streamer
- * @cmd: the command
- * @mem: the privilege is a memory access (a physical address)
+ * @cmd: the command, decoded and fetched
  *
- * Return: %I915_SIM_CS_ERROR; the engine halts with a command (or, for
- * @mem, memory) privilege error on G4x, an instruction error elsewhere.
+ * The hardware drops the command (executes it as MI_NOOP) and goes on;
+ * G4x reports it in ESR and EIR as a command privilege violation, or a
+ * memory privilege violation for a store to a physical address.  Gen3
+ * and the 965G have no such error bit: the command is dropped silently.
+ *
+ * Return: %I915_SIM_CS_NEXT.
  */
 enum i915_sim_cs_result i915_sim_cs_privilege(struct i915_sim_cs *cs,
-					      struct i915_sim_cmd *cmd,
-					      bool mem)
+					      struct i915_sim_cmd *cmd)
 {
-	bool g4x = cs->sim->chip->flags & I915_SIM_G4X;
+	struct i915_sim *sim = cs->sim;
 
-	if (!g4x)
-		cmd->eir = I915_ERROR_INSTRUCTION;
-	else
-		cmd->eir = mem ? GM45_ERROR_MEM_PRIV : GM45_ERROR_CP_PRIV;
-	cmd->ipeir = I915_SIM_IPEIR_PRIVILEGE;
-	cmd->why = "privileged command in a non-secure batch";
-	return I915_SIM_CS_ERROR;
+	atomic_long_inc(&cs->privileged_noops);
+	dev_dbg(&sim->pdev->dev, "privileged command 0x%08x at 0x%08x in a non-secure batch dropped\n",
+		cmd->dw[0], cmd->addr);
+	if (sim->chip->flags & I915_SIM_G4X)
+		i915_sim_error(sim, cmd->mem_privilege ? GM45_ERROR_MEM_PRIV :
+							 GM45_ERROR_CP_PRIV);
+	return I915_SIM_CS_NEXT;
 }
 
 /**
@@ -603,11 +615,11 @@ static enum i915_sim_cs_result cs_execute(struct i915_sim_cs *cs,
 	res = cs_decode(cs, cmd);
 	if (res != I915_SIM_CS_NEXT)
 		return res;
-	if (cmd->privileged && !cmd->secure)
-		return i915_sim_cs_privilege(cs, cmd, false);
 	res = cs_load(cs, cmd);
 	if (res != I915_SIM_CS_NEXT)
 		return res;
+	if (cmd->privileged && !cmd->secure)
+		return i915_sim_cs_privilege(cs, cmd);
 	return cmd->exec(cs, cmd);
 }
 
@@ -814,6 +826,8 @@ static void cs_show_counters(struct seq_file *m, struct i915_sim_cs *cs)
 	seq_printf(m, "user_interrupts: %ld\n",
 		   atomic_long_read(&cs->user_interrupts));
 	seq_printf(m, "errors: %ld\n", atomic_long_read(&cs->errors));
+	seq_printf(m, "privileged_noops: %ld\n",
+		   atomic_long_read(&cs->privileged_noops));
 	seq_printf(m, "drawrects: %llu\n", rects);
 	seq_printf(m, "cmd_delay_us: %u\n", READ_ONCE(sim_cmd_delay_us));
 }

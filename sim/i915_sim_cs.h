@@ -62,7 +62,8 @@ typedef enum i915_sim_cs_result (*i915_sim_cmd_fn)(struct i915_sim_cs *cs,
  * @epoch: &i915_sim_cs.epoch when the command was fetched
  * @len: total dwords, set by the decoder
  * @exec: executes the command, set by the decoder
- * @privileged: only allowed when @secure, set by the decoder
+ * @privileged: only executed when @secure, set by the decoder
+ * @mem_privilege: the privilege is a memory access (a physical address)
  * @fetched: dwords of @dw read (the decoder may read more than the header)
  * @dw: the command's dwords, when @len <= %I915_SIM_CS_MAX_FETCH
  * @target: JUMP: GTT address of the batch
@@ -87,6 +88,7 @@ struct i915_sim_cmd {
 	u32 len;
 	i915_sim_cmd_fn exec;
 	bool privileged;
+	bool mem_privilege;
 	u32 fetched;
 	u32 dw[I915_SIM_CS_MAX_FETCH];
 
@@ -162,6 +164,8 @@ struct i915_sim_drawrect {
  * @flushes: MI_FLUSH and PIPE_CONTROL executed (debugfs)
  * @user_interrupts: MI_USER_INTERRUPT executed (debugfs)
  * @errors: errors that stopped the engine (debugfs)
+ * @privileged_noops: privileged commands of non-secure batches, dropped
+ *	(debugfs)
  * @cmd: the command being executed; the thread's own
  * @blt: blitter setup state; the thread's own
  * @span_dst: blitter span buffer; the thread's own
@@ -203,6 +207,7 @@ struct i915_sim_cs {
 	atomic_long_t flushes;
 	atomic_long_t user_interrupts;
 	atomic_long_t errors;
+	atomic_long_t privileged_noops;
 
 	struct i915_sim_cmd cmd;
 	struct i915_sim_blt_setup blt;
@@ -226,8 +231,7 @@ enum i915_sim_cs_result i915_sim_cs_fault(struct i915_sim_cs *cs,
 					  struct i915_sim_cmd *cmd, int err,
 					  u32 pgtbl_er, const char *why);
 enum i915_sim_cs_result i915_sim_cs_privilege(struct i915_sim_cs *cs,
-					      struct i915_sim_cmd *cmd,
-					      bool mem);
+					      struct i915_sim_cmd *cmd);
 enum i915_sim_cs_result i915_sim_cs_skip(struct i915_sim_cs *cs,
 					 struct i915_sim_cmd *cmd);
 

@@ -3,8 +3,9 @@
  * gem_exec_basic: a batch runs.  EXECBUFFER2 executes an empty batch
  * (MI_BATCH_BUFFER_END), writes the objects' GTT offsets back, honours
  * batch_start_offset, batch_len 0 (the whole object), alignment and
- * BATCH_FIRST; MI_STORE_DWORD_IMM through a relocation writes exactly
- * the dwords it names; FENCE_OUT hands back a sync_file that signals;
+ * BATCH_FIRST; MI_STORE_DWORD_IMM (in a secure batch on Gen4) and the
+ * helpers' dword writes through a relocation write exactly the dwords
+ * they name; FENCE_OUT hands back a sync_file that signals;
  * two clients execute side by side.  GETPARAM advertises it all.
  */
 #include <poll.h>
@@ -202,18 +203,23 @@ static void subtest_batch_start_offset(void)
 	close(fd);
 }
 
-/* MI_STORE_DWORD_IMM through a relocation writes the value */
+/*
+ * MI_STORE_DWORD_IMM through a relocation writes the value: in a
+ * non-secure batch on Gen3, in a secure one (as root and DRM master) on
+ * Gen4, where the command is privileged.
+ */
 static void subtest_store_dword(void)
 {
 	int fd = drm_open_driver();
 	struct batch *b = batch_new(fd);
 	uint32_t got[PAGE_SZ / 4], want[PAGE_SZ / 4] = { 0 };
+	uint64_t flags = store_dword_imm_flags(fd);
 	struct bo target;
 
 	bo_init(&target, fd, PAGE_SZ);
-	emit_store_dword(b, &target, 0, 0xc0ffee42);
+	emit_store_dword_imm(b, &target, 0, 0xc0ffee42);
 	want[0] = 0xc0ffee42;
-	batch_submit(b);
+	igt_assert_ok(__batch_submit(b, flags));
 	/* pread waits for the GPU by itself */
 	gem_read(fd, target.handle, 0, got, sizeof(got));
 	igt_assert_mem(got, want, sizeof(got), "target after one store");
@@ -443,7 +449,7 @@ static void subtest_ring_full(void)
 
 	bo_init(&target, fd, sizeof(want));
 	for (k = 0; k < RING_EXECS; k++) {
-		uint32_t cs[6], addr_at;
+		uint32_t cs[CS_STORE_DWORD_MAX + 2], addr_at;
 
 		want[k] = pattern_dw(3, k);
 		len = 4 * cs_end(cs, cs_store_dword(gen, cs, 0, want[k],

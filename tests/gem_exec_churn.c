@@ -10,8 +10,9 @@
  * (with or without an alignment), evicts everything with GEM_INIT over
  * a moving range (EBUSY while anything is pinned, after evicting the
  * rest), switches caching (which unbinds), and executes batches of
- * MI_STORE_DWORD_IMM into other pool objects through relocations (half
- * of them storing a relocated address, as a relocation test does), with
+ * dword writes (cs_store_dword()) into other pool objects through
+ * relocations (half of them storing a relocated address, as a relocation
+ * test does), with
  * more relocated dwords that are data: at offset 0 of every page of the
  * batch (dword 0 itself when the batch starts at byte 8) and elsewhere,
  * targeting the batch itself or the other objects.  Presumed offsets
@@ -157,19 +158,6 @@ static void do_init(struct churn *c)
 	c->inits_busy += ret == -EBUSY;
 }
 
-static uint32_t store_cmds(struct churn *c, uint32_t *cs, uint32_t value)
-{
-	if (c->gen < 4) {
-		cs[0] = MI_STORE_DWORD_IMM_GEN3 | MI_MEM_VIRTUAL;
-		cs[2] = value;
-		return 1;	/* address dword */
-	}
-	cs[0] = MI_STORE_DWORD_IMM_GEN4 | MI_MEM_VIRTUAL;
-	cs[1] = 0;
-	cs[3] = value;
-	return 2;
-}
-
 /*
  * A batch in one pool object, stores into up to MAX_TARGETS others;
  * read back before and after, targets' stored dwords after.
@@ -182,7 +170,7 @@ static void do_exec(struct churn *c)
 	struct { unsigned int t, vrel; uint32_t off, val; } st[MAX_STORES];
 	struct cobj *tgt[MAX_TARGETS + 1], *b;
 	unsigned int ntgt = 0, nst, nrel = 0, i, j, p, idx;
-	uint32_t start, dw, at, len;
+	uint32_t start, dw, at, len, n;
 	bool noreloc = !rnd(c, 4);
 	int ret;
 
@@ -216,7 +204,7 @@ static void do_exec(struct churn *c)
 		st[i].off = rnd(c, t->size / 4) * 4;
 		st[i].val = 0xc0000000u | (c->seed & 0xffffff);
 		rand_r(&c->seed);
-		at = store_cmds(c, &b->shadow[dw], st[i].val);
+		n = cs_store_dword(c->gen, &b->shadow[dw], 0, st[i].val, &at);
 		r->offset = (dw + at) * 4;
 		r->delta = st[i].off;
 		r->target_handle = st[i].t;
@@ -233,7 +221,7 @@ static void do_exec(struct churn *c)
 			r->read_domains = I915_GEM_DOMAIN_SAMPLER;
 			r->write_domain = 0;
 		}
-		dw += c->gen < 4 ? 3 : 4;
+		dw += n;
 	}
 	b->shadow[dw++] = MI_BATCH_BUFFER_END;
 	if (dw & 1)

@@ -9,11 +9,20 @@
  * THROTTLE, and the VM carries on.  Then writing i915_wedged restarts
  * the ring and the GPU works again (recover).
  *
+ * The same for every MI opcode outside the generation's command list and
+ * every multi-dword MI command with a length it does not have, in
+ * non-secure and secure batches (unknown_mi_opcodes, bad_mi_lengths):
+ * IPEHR holds the header, ACTHD its address.  privileged_g4x: on G4x a
+ * privileged command in a non-secure batch is dropped without stopping
+ * the engine, and its privilege error interrupt wedges the device today.
+ *
  * Like gem_exec_hang_loop, this needs a device that is not wedged yet
  * (the bench reloads the module after every program with "hang" in its
  * name); it skips if the device is wedged already.
  */
 #include <signal.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/time.h>
@@ -178,10 +187,232 @@ static void subtest_error_survives_failed_exec(void)
 	close(fd);
 }
 
+/* the driver's count of error interrupts (debugfs i915_interrupt_info) */
+static long long error_interrupts(int fd)
+{
+	char buf[4096];
+	long long v;
+	int ret;
+
+	ret = igt_debugfs_read(fd, "i915_interrupt_info", buf, sizeof(buf));
+	igt_assert_lt(0, ret);
+	igt_assert_eq(igt_key_value(buf, "error interrupts", &v), 0);
+	return v;
+}
+
+#define MARK_A		0x600d
+#define MARK_B		0xbad
+
+/*
+ * Run @cmd (@n dwords) between two markers in a batch (secure if
+ * @secure) and expect an instruction error there: the batch ends with
+ * EIO (today's driver wedges the device on any error), the model's
+ * IPEHR holds the header and ACTHD the command's address, the marker
+ * before it landed and the one after it did not.  The device is
+ * unwedged again.
+ */
+static void expect_instruction_error(int fd, const uint32_t *cmd,
+				     unsigned int n, bool secure,
+				     const char *what)
+{
+	struct batch *b = batch_new(fd);
+	long long irqs = error_interrupts(fd);
+	long long errors = sim_cs_value("errors");
+	int64_t forever = -1;
+	struct bo target;
+	uint32_t at, *map;
+	unsigned int i;
+
+	bo_init(&target, fd, PAGE_SZ);
+	emit_store_dword(b, &target, 0, MARK_A);
+	at = batch_offset(b);
+	for (i = 0; i < n; i++)
+		batch_emit(b, cmd[i]);
+	emit_store_dword(b, &target, 4, MARK_B);
+	igt_assert_ok(__batch_submit(b, secure ? I915_EXEC_SECURE : 0));
+	igt_assert_err(__gem_wait(fd, target.handle, &forever), -EIO);
+
+	igt_info("%-40s %-10s: IPEHR %#llx ACTHD %#llx IPEIR %#llx",
+		 what, secure ? "secure" : "non-secure", sim_reg("IPEHR"),
+		 sim_reg("ACTHD"), sim_reg("IPEIR"));
+	igt_assert_eq_u64(sim_reg("IPEHR"), cmd[0]);
+	igt_assert_eq_u64(sim_reg("ACTHD"), b->bo.offset + at);
+	igt_assert_eq(sim_cs_value("errors"), errors + 1);
+	igt_assert_eq(error_interrupts(fd), irqs + 1);
+	map = gem_mmap__cpu(fd, target.handle, 0, PAGE_SZ);
+	igt_assert_eq_u64(map[0], MARK_A);
+	igt_assert_eq_u64(map[1], 0);
+	munmap(map, PAGE_SZ);
+	igt_assert_eq(gem_wedged_debugfs(fd), 1);
+	gem_unwedge(fd);
+
+	batch_free(b);
+	bo_fini(&target, fd);
+}
+
+/*
+ * Every MI opcode that is not in the generation's command list is an
+ * instruction error, in a non-secure and in a secure batch.
+ */
+static void subtest_unknown_mi_opcodes(void)
+{
+	int fd = drm_open_driver();
+	int gen = gem_gen(fd);
+	unsigned int op, walked = 0;
+	char what[64];
+
+	gem_require_unwedged(fd, HANGCHECK_MS);
+	igt_assert_ok(gem_set_master(fd));
+	for (op = 0; op < 64; op++) {
+		uint32_t cmd[2] = { MI_INSTR(op, 0), MI_NOOP };
+
+		if (mi_rule(gen, op))
+			continue;
+		snprintf(what, sizeof(what), "MI opcode %#04x", op);
+		expect_instruction_error(fd, cmd, 2, false, what);
+		expect_instruction_error(fd, cmd, 2, true, what);
+		walked++;
+	}
+	igt_info("%u opcodes are not in the Gen%d list", walked, gen);
+	igt_assert_lt(40, walked);
+	close(fd);
+}
+
+/*
+ * Every multi-dword command of the list with a length it does not have
+ * (one dword short of its shortest form, one over its longest; an even
+ * length for MI_LOAD_REGISTER_IMM) is an instruction error, privileged
+ * or not, secure batch or not.
+ */
+static void subtest_bad_mi_lengths(void)
+{
+	int fd = drm_open_driver();
+	int gen = gem_gen(fd);
+	const struct mi_rule *rules;
+	unsigned int n, i, j, k, walked = 0;
+	char what[64];
+
+	gem_require_unwedged(fd, HANGCHECK_MS);
+	igt_assert_ok(gem_set_master(fd));
+	rules = mi_rules(&n);
+	for (i = 0; i < n; i++) {
+		const struct mi_rule *r = &rules[i];
+		unsigned int len = r->len[gen >= 4];
+		unsigned int bad[2] = { len - 1, len + 1 };
+
+		if (r->op < 0x10 || !len)
+			continue;
+		for (j = 0; j < 2; j++) {
+			uint32_t cmd[8] = { 0 };
+
+			if (bad[j] < 2)
+				continue;
+			cmd[0] = MI_INSTR(r->op, bad[j] - 2);
+			if (r->op == 0x20 || r->op == 0x24)
+				cmd[0] |= MI_MEM_VIRTUAL;	/* GTT */
+			for (k = 1; k < bad[j]; k++)
+				cmd[k] = MI_NOOP;
+			snprintf(what, sizeof(what), "%s, %u dwords", r->name,
+				 bad[j]);
+			expect_instruction_error(fd, cmd, bad[j], false, what);
+			expect_instruction_error(fd, cmd, bad[j], true, what);
+			walked++;
+		}
+	}
+	igt_info("%u bad lengths", walked);
+	close(fd);
+}
+
+/*
+ * G4x: a privileged command in a non-secure batch is dropped (it does
+ * nothing; the engine does not stop) and reported as a privilege error:
+ * the error interrupt, which today's driver answers by wedging the
+ * device.  (Gen3 and the 965G drop it silently: gem_exec_cmd_rules.)
+ */
+static void subtest_privileged_g4x(void)
+{
+	int fd = drm_open_driver();
+	const struct mi_rule *rules;
+	char caps[4096];
+	unsigned int n, i, k, walked = 0;
+
+	igt_assert_lt(0, igt_debugfs_read(fd, "i915_capabilities", caps,
+					  sizeof(caps)));
+	if (!strstr(caps, "is_g4x: yes"))
+		igt_skip("not a G4x: privileged commands are dropped silently");
+	gem_require_unwedged(fd, HANGCHECK_MS);
+	rules = mi_rules(&n);
+	for (i = 0; i < n; i++) {
+		const struct mi_rule *r = &rules[i];
+		long long irqs = error_interrupts(fd);
+		long long errors = sim_cs_value("errors");
+		long long dropped = sim_cs_value("privileged_noops");
+		struct batch *b;
+		struct bo target;
+		int64_t forever = -1;
+		uint32_t *map;
+
+		if (!r->priv[1])
+			continue;
+		b = batch_new(fd);
+		bo_init(&target, fd, PAGE_SZ);
+		batch_emit(b, MI_NOOP | MI_NOOP_WRITE_NOPID | 0x5eed);
+		emit_store_dword(b, &target, 0, MARK_A);
+		switch (r->op) {
+		case 0x20:	/* MI_STORE_DWORD_IMM */
+			emit_store_dword_imm(b, &target, 8, 0x1234);
+			break;
+		case 0x22:	/* MI_LOAD_REGISTER_IMM: NOPID */
+			batch_emit(b, MI_LOAD_REGISTER_IMM(1));
+			batch_emit(b, REG_NOPID);
+			batch_emit(b, 0x1234);
+			break;
+		case 0x24:	/* MI_STORE_REGISTER_MEM: NOPID */
+			batch_emit(b, MI_INSTR(r->op, 1) | MI_MEM_VIRTUAL);
+			batch_emit(b, REG_NOPID);
+			batch_reloc(b, &target, 8, I915_GEM_DOMAIN_INSTRUCTION,
+				    I915_GEM_DOMAIN_INSTRUCTION);
+			break;
+		default:	/* MI_SET_CONTEXT, MI_STORE_DWORD_INDEX */
+			batch_emit(b, MI_INSTR(r->op, r->len[1] - 2));
+			for (k = 1; k < r->len[1]; k++)
+				batch_emit(b, k == 1 ? 0xfc0 : 0);
+			break;
+		}
+		emit_store_dword(b, &target, 4, MARK_B);
+		batch_submit(b);
+		igt_assert_err(__gem_wait(fd, target.handle, &forever), -EIO);
+
+		igt_info("%-24s non-secure: error interrupts +%lld, dropped +%lld, NOPID %#llx",
+			 r->name, error_interrupts(fd) - irqs,
+			 sim_cs_value("privileged_noops") - dropped,
+			 sim_reg("NOPID"));
+		igt_assert_eq(error_interrupts(fd), irqs + 1);
+		/* not an instruction error: the engine did not stop there */
+		igt_assert_eq(sim_cs_value("errors"), errors);
+		igt_assert_eq(sim_cs_value("privileged_noops"), dropped + 1);
+		igt_assert_eq(sim_reg("NOPID"), 0x5eed);
+		map = gem_mmap__cpu(fd, target.handle, 0, PAGE_SZ);
+		igt_assert_eq_u64(map[0], MARK_A);
+		igt_assert_eq_u64(map[2], 0);
+		munmap(map, PAGE_SZ);
+		igt_assert_eq(gem_wedged_debugfs(fd), 1);
+		gem_unwedge(fd);
+		batch_free(b);
+		bo_fini(&target, fd);
+		walked++;
+	}
+	igt_assert_eq(walked, 5);
+	close(fd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST_T(unknown_command, 60),
 	SUBTEST(recover),
 	SUBTEST_T(error_survives_failed_exec, 90),
+	SUBTEST_T(unknown_mi_opcodes, 300),
+	SUBTEST_T(bad_mi_lengths, 120),
+	SUBTEST_T(privileged_g4x, 60),
 };
 
 igt_main(tests)

@@ -462,11 +462,54 @@ void batch_submit_sync(struct batch *b)
 	gem_sync(b->fd, b->bo.handle);
 }
 
+static const struct mi_rule mi_table[] = {
+	{ "MI_NOOP", 0x00, { 1, 1 }, { false, false } },
+	{ "MI_USER_INTERRUPT", 0x02, { 1, 1 }, { false, false } },
+	{ "MI_WAIT_FOR_EVENT", 0x03, { 1, 1 }, { false, false } },
+	{ "MI_FLUSH", 0x04, { 1, 1 }, { false, false } },
+	{ "MI_ARB_CHECK", 0x05, { 1, 1 }, { false, false } },
+	{ "MI_REPORT_HEAD", 0x07, { 1, 1 }, { false, false } },
+	{ "MI_ARB_ON_OFF", 0x08, { 1, 1 }, { false, false } },
+	{ "MI_BATCH_BUFFER_END", 0x0a, { 1, 1 }, { false, false } },
+	{ "MI_SUSPEND_FLUSH", 0x0b, { 1, 1 }, { false, false } },
+	{ "MI_OVERLAY_FLIP", 0x11, { 2, 2 }, { false, false } },
+	{ "MI_LOAD_SCAN_LINES_INCL", 0x12, { 2, 2 }, { false, false } },
+	{ "MI_LOAD_SCAN_LINES_EXCL", 0x13, { 2, 2 }, { false, false } },
+	{ "MI_DISPLAY_FLIP", 0x14, { 3, 4 }, { false, false } },
+	{ "MI_SET_CONTEXT", 0x18, { 2, 2 }, { true, true } },
+	{ "MI_STORE_DWORD_IMM", 0x20, { 3, 4 }, { false, true } },
+	{ "MI_STORE_DWORD_INDEX", 0x21, { 3, 3 }, { true, true } },
+	{ "MI_LOAD_REGISTER_IMM", 0x22, { 3, 3 }, { true, true } },
+	{ "MI_STORE_REGISTER_MEM", 0x24, { 3, 3 }, { true, true } },
+	{ "MI_BATCH_BUFFER_START", 0x31, { 2, 2 }, { false, false } },
+};
+
+const struct mi_rule *mi_rule(int gen, uint32_t op)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mi_table); i++)
+		if (mi_table[i].op == op && mi_table[i].len[gen >= 4])
+			return &mi_table[i];
+	return NULL;
+}
+
+const struct mi_rule *mi_rules(unsigned int *n)
+{
+	*n = ARRAY_SIZE(mi_table);
+	return mi_table;
+}
+
+int gem_set_master(int fd)
+{
+	return igt_ioctl(fd, DRM_IOCTL_SET_MASTER, NULL);
+}
+
 /* ------------------------------------------------------------------ */
 /* commands */
 
-unsigned int cs_store_dword(int gen, uint32_t *cs, uint32_t addr,
-			    uint32_t value, uint32_t *addr_at)
+unsigned int cs_store_dword_imm(int gen, uint32_t *cs, uint32_t addr,
+				uint32_t value, uint32_t *addr_at)
 {
 	unsigned int n = 0;
 
@@ -476,6 +519,24 @@ unsigned int cs_store_dword(int gen, uint32_t *cs, uint32_t addr,
 	} else {
 		cs[n++] = MI_STORE_DWORD_IMM_GEN3 | MI_MEM_VIRTUAL;
 	}
+	*addr_at = n;
+	cs[n++] = addr;
+	cs[n++] = value;
+	return n;
+}
+
+unsigned int cs_store_dword(int gen, uint32_t *cs, uint32_t addr,
+			    uint32_t value, uint32_t *addr_at)
+{
+	unsigned int n = 0;
+
+	if (gen < 4)
+		return cs_store_dword_imm(gen, cs, addr, value, addr_at);
+	/* one 32 bpp pixel: the blitter writes exactly that dword */
+	cs[n++] = XY_COLOR_BLT | BLT_WRITE_ARGB;
+	cs[n++] = BR13_DEPTH_32 | BR13_ROP(ROP_PATCOPY) | sizeof(uint32_t);
+	cs[n++] = 0;				/* x1, y1 */
+	cs[n++] = 1u << 16 | 1;			/* x2, y2 */
 	*addr_at = n;
 	cs[n++] = addr;
 	cs[n++] = value;
@@ -494,7 +555,7 @@ void emit_store_dword(struct batch *b, struct bo *target, uint32_t offset,
 		      uint32_t value)
 {
 	const uint32_t dom = I915_GEM_DOMAIN_INSTRUCTION;
-	uint32_t cs[4], addr_at, i;
+	uint32_t cs[CS_STORE_DWORD_MAX], addr_at, i;
 	unsigned int n = cs_store_dword(b->gen, cs, 0, value, &addr_at);
 
 	for (i = 0; i < n; i++) {
@@ -503,6 +564,29 @@ void emit_store_dword(struct batch *b, struct bo *target, uint32_t offset,
 		else
 			batch_emit(b, cs[i]);
 	}
+}
+
+void emit_store_dword_imm(struct batch *b, struct bo *target,
+			  uint32_t offset, uint32_t value)
+{
+	const uint32_t dom = I915_GEM_DOMAIN_INSTRUCTION;
+	uint32_t cs[CS_STORE_DWORD_MAX], addr_at, i;
+	unsigned int n = cs_store_dword_imm(b->gen, cs, 0, value, &addr_at);
+
+	for (i = 0; i < n; i++) {
+		if (i == addr_at)
+			batch_reloc(b, target, offset, dom, dom);
+		else
+			batch_emit(b, cs[i]);
+	}
+}
+
+uint64_t store_dword_imm_flags(int fd)
+{
+	if (gem_gen(fd) < 4)
+		return 0;
+	igt_assert_ok(gem_set_master(fd));
+	return I915_EXEC_SECURE;
 }
 
 void emit_batch_start(struct batch *b, struct bo *target, uint32_t offset)
@@ -923,6 +1007,28 @@ long long sim_cs_value(const char *key)
 	ret = igt_file_key_value(path, key, &v);
 
 	return ret ? ret : v;
+}
+
+void sim_wait_idle(void)
+{
+	double t0 = igt_now();
+	char buf[4096];
+	ssize_t n;
+	int fd;
+
+	for (;;) {
+		fd = open(SIM_DEBUGFS "/cs", O_RDONLY);
+		igt_assert_f(fd >= 0, "opening %s/cs: %s", SIM_DEBUGFS,
+			     strerror(errno));
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		igt_assert_lt(0, n);
+		buf[n] = '\0';
+		if (strstr(buf, "\nbusy: no\n"))
+			return;
+		igt_assert_f(igt_now() - t0 < 10, "the engine is still busy");
+		usleep(1000);
+	}
 }
 
 int sim_stolen(struct sim_stolen *st)

@@ -63,6 +63,9 @@ int __gem_throttle(int fd);
 /* ------------------------------------------------------------------ */
 /* root / master only */
 
+/* DRM_IOCTL_SET_MASTER: 0 or -errno (EBUSY while another file is master) */
+int gem_set_master(int fd);
+
 int __gem_pin(int fd, uint32_t handle, uint64_t alignment,
 	      uint64_t *offset);
 uint64_t gem_pin(int fd, uint32_t handle, uint64_t alignment);
@@ -95,6 +98,30 @@ void gem_restore_gtt(int fd);
 #define   MI_BATCH_GTT		(2u << 6)
 #define   MI_BATCH_NON_SECURE	(1u << 0)	/* gen3: in dword 1 */
 #define   MI_BATCH_NON_SECURE_I965 (1u << 8)	/* gen4: in dword 0 */
+
+#define MI_ARB_CHECK		MI_INSTR(0x05, 0)
+#define MI_NOOP_WRITE_NOPID	(1u << 22)	/* bits 21:0 into NOPID */
+#define REG_NOPID		0x2094	/* NOPID register */
+
+/*
+ * The MI command lists of Gen3 and Gen4 (fact sheet 5.2; the model's
+ * table in sim/i915_sim_mi.c): each command's total length in dwords on
+ * Gen3 and on Gen4 (0: not on that generation; MI_LOAD_REGISTER_IMM
+ * takes any odd length from 3) and whether it is privileged there (a
+ * non-secure batch does not execute it).  Every other opcode is an
+ * instruction error.
+ */
+struct mi_rule {
+	const char *name;
+	uint32_t op;
+	unsigned int len[2];	/* [0] Gen3, [1] Gen4 */
+	bool priv[2];
+};
+
+/* the rule of opcode @op on @gen, or NULL if @gen does not have it */
+const struct mi_rule *mi_rule(int gen, uint32_t op);
+/* every rule, in opcode order; *@n gets their number */
+const struct mi_rule *mi_rules(unsigned int *n);
 
 #define BLT_INSTR(op, len)	((2u << 29) | ((uint32_t)(op) << 22) | (len))
 #define XY_SETUP_BLT		BLT_INSTR(0x01, 6)	/* 8 dwords */
@@ -198,9 +225,22 @@ void batch_submit_sync(struct batch *b);
 /* ------------------------------------------------------------------ */
 /* commands with relocations */
 
-/* MI_STORE_DWORD_IMM of @value at @target + @offset (gen3/gen4 form) */
+/*
+ * Write @value at @target + @offset from a non-secure batch: the Gen3
+ * MI_STORE_DWORD_IMM, and on Gen4, where MI_STORE_DWORD_IMM is privileged
+ * (the hardware drops it in a non-secure batch), an XY_COLOR_BLT of one
+ * 32 bpp pixel there.
+ */
 void emit_store_dword(struct batch *b, struct bo *target, uint32_t offset,
 		      uint32_t value);
+/*
+ * MI_STORE_DWORD_IMM itself, for tests whose point is the store; submit
+ * it with store_dword_imm_flags(), which on Gen4 makes @fd DRM master
+ * (it must be root) and returns I915_EXEC_SECURE, else 0.
+ */
+void emit_store_dword_imm(struct batch *b, struct bo *target,
+			  uint32_t offset, uint32_t value);
+uint64_t store_dword_imm_flags(int fd);
 /*
  * MI_BATCH_BUFFER_START (GTT, non-secure, in the gen3 or gen4 form) to
  * @target + @offset: the batch goes on there and does not come back.
@@ -208,8 +248,8 @@ void emit_store_dword(struct batch *b, struct bo *target, uint32_t offset,
 void emit_batch_start(struct batch *b, struct bo *target, uint32_t offset);
 
 /*
- * The same store written by hand, for tests that build their own exec
- * lists and relocations: the command for GTT address @addr at @cs, its
+ * The same write by hand, for tests that build their own exec lists
+ * and relocations: the commands for GTT address @addr at @cs, their
  * length in dwords returned and the index of the address dword (where
  * a relocation goes) in *@addr_at.  cs_end() appends
  * MI_BATCH_BUFFER_END (and a MI_NOOP to an even count) at @cs[@n] and
@@ -217,6 +257,15 @@ void emit_batch_start(struct batch *b, struct bo *target, uint32_t offset);
  */
 unsigned int cs_store_dword(int gen, uint32_t *cs, uint32_t addr,
 			    uint32_t value, uint32_t *addr_at);
+/* at most this many dwords; the value follows the address dword */
+#define CS_STORE_DWORD_MAX	6
+/*
+ * MI_STORE_DWORD_IMM itself (gen3 or gen4 form), for tests whose point is
+ * the store: on Gen4 only a secure batch (I915_EXEC_SECURE, DRM master
+ * and root) executes it.
+ */
+unsigned int cs_store_dword_imm(int gen, uint32_t *cs, uint32_t addr,
+				uint32_t value, uint32_t *addr_at);
 unsigned int cs_end(uint32_t *cs, unsigned int n);
 
 /* a surface: @bo seen as @width x @height pixels of @cpp bytes */
@@ -341,6 +390,12 @@ long long sim_reg(const char *name);
  * key.
  */
 long long sim_cs_value(const char *key);
+/*
+ * Wait (10 s at most) until the model's engine is idle ("busy: no"):
+ * past the end of the ring, the MI_USER_INTERRUPT after a breadcrumb
+ * included.
+ */
+void sim_wait_idle(void);
 
 /* one 3DSTATE_DRAWING_RECTANGLE the model executed */
 struct drawrect {
