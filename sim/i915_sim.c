@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: software model - creation and the hardware seam
  *
  * Owns the table of GPUs the model can impersonate, the lifetime of the one

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: software model - debugfs
  *
  * /sys/kernel/debug/i915_sim/ shows the model from the hardware side:
