@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: objects on shmfs (the device-independent half of GEM)
  *
  * Sections 3 to 5 of the design over the DRM core's GEM: an object is a

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: debugfs
  *
  * Files under /sys/kernel/debug/dri/<minor>/ for tests and for people:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: driver glue
  *
  * Module entry points, the PCI driver that binds Gen3/Gen4 GPUs (real ones,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
+/**
  * DOC: i915gem driver-wide types
  *
  * The device, file and object structures of the driver and the private

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: per-file state
  *
  * What the driver keeps for each open DRM file (&struct i915_file): its

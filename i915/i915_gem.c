@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: object-level GEM ioctls
  *
  * The Intel half of sections 3 to 5 of the design: the ioctl entry points

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: memory domains
  *
  * Section 6 of the design.  Gen3/Gen4 GPUs do not snoop the CPU caches

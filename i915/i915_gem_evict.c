@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: eviction
  *
  * Making room in the GTT when the allocator has no hole for a binding

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: the object list of an execbuffer
  *
  * Phases 2 and 4 of an execbuffer (see i915_gem_execbuffer.c): looking up

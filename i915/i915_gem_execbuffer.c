@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: execbuffer
  *
  * EXECBUFFER (the design's v1, with cliprects) and EXECBUFFER2 (and its

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
+/**
  * DOC: execbuffer-private types
  *
  * One execbuffer on its way to the ring (&struct i915_exec) and what the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: GEM_INIT and the VT switch
  *
  * The ioctls with which a user-mode-setting X server shares the GPU with

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: pinning
  *
  * PIN and UNPIN, the user-mode-setting era's way to fix an object in the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: relocations
  *
  * Section 7.1 of the design, for one execbuffer, in three steps that the

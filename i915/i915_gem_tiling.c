@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: tiling
  *
  * SET_TILING and GET_TILING, which libdrm_intel and Mesa call on every

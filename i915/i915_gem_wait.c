@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: waiting for the GPU
  *
  * The ioctls that ask whether the GPU still uses an object or wait for it

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: several dma_resv locks at once
  *
  * An execbuffer holds the dma_resv locks of all its objects at once, and

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: GETPARAM
  *
  * Feature discovery for userspace (libdrm_intel, Mesa, igt): each

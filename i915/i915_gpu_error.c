@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: error state
  *
  * When the GPU hangs, the driver takes a snapshot of what it was doing,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: the global GTT
  *
  * The graphics address space: a drm_mm allocator over the range the driver

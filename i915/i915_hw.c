@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: hardware backend selection
  *
  * The only place that decides whether the bound GPU is real silicon or a

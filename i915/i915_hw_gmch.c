@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: real-hardware backend
  *
  * The hardware seam for real Gen3/Gen4 silicon: registers through a mapping

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: 32-bit compat ioctls
  *
  * The ioctl entry point of 32-bit processes on a 64-bit kernel.  The GEM

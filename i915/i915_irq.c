@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: interrupts
  *
  * The Gen3/Gen4 render interrupts: IER/IIR/IMR programming, the hard-IRQ

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: requests
  *
  * The design's IRQ cookies.  After each batch the ring writes a

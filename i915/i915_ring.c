@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: the render ring
  *
  * The ring buffer the command streamer fetches from and its hardware

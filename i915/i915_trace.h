@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
+/**
  * DOC: tracepoints
  *
  * Events of the execution path, under the trace system "i915gem" (not

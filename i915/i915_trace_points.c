@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: tracepoint definitions
  *
  * The one place that instantiates the events declared in i915_trace.h.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
+/**
  * DOC: Gen3/Gen4 command encodings
  *
  * Dword layouts of the commands the driver emits and the software model's

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
+/**
  * DOC: hardware interface
  *
  * The one narrow seam between the driver and a Gen3/Gen4 GPU.  Everything

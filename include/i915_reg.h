@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
+/**
  * DOC: Gen3/Gen4 register and GTT facts
  *
  * MMIO offsets, bit fields and PTE layouts of Intel Gen3 (915/945/G33/

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: software model - creation, the module and the hardware seam
  *
  * i915_sim.ko creates one simulated GPU per PCI device id of its ids=

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
+/**
  * DOC: software model of a Gen3/Gen4 GPU
  *
  * Each simulated GPU is one &struct i915_sim: a register file at the GPU's MMIO

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: software model - the 3D pipe
  *
  * The model renders nothing in 3D: it decodes the length of every 3D

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: software model - the 2D blitter
  *
  * Executes the blitter (client 2) commands XY_SETUP_BLT,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: software model - the command streamer
  *
  * The render command streamer runs in a kernel thread of its own,

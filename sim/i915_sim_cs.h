@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
+/**
  * DOC: software model - command streamer internals
  *
  * Shared by the command streamer (i915_sim_cs.c), its MI commands

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: software model - debugfs
  *
  * /sys/kernel/debug/i915_sim/<PCI slot>/ (e.g. i915_sim/ffff:00:02.0/) shows

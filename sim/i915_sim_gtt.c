@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: software model - GTT and GPU memory access
  *
  * The model's GTT is an array of 32-bit entries in the generation's real

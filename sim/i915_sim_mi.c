@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: software model - MI commands
  *
  * The memory-interface (client 0) commands of the render command

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: software model - registers, interrupts and errors
  *
  * The semantics of the model's MMIO registers.  Unknown offsets read 0 and

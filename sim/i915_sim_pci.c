@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: software model - the virtual PCI bus
  *
  * Presents one simulated GPU as PCI function 00:02.0 (8086:<id>, class

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
+/**
  * DOC: software model configuration
  *
  * Choices the software model makes where real parts differ or the fact
