@@ -1012,14 +1012,14 @@ long long sim_cs_value(const char *key)
 void sim_wait_idle(void)
 {
 	double t0 = igt_now();
-	char buf[4096];
+	char buf[4096], path[256];
 	ssize_t n;
 	int fd;
 
+	sim_debugfs_path(path, sizeof(path), "cs");
 	for (;;) {
-		fd = open(SIM_DEBUGFS "/cs", O_RDONLY);
-		igt_assert_f(fd >= 0, "opening %s/cs: %s", SIM_DEBUGFS,
-			     strerror(errno));
+		fd = open(path, O_RDONLY);
+		igt_assert_f(fd >= 0, "opening %s: %s", path, strerror(errno));
 		n = read(fd, buf, sizeof(buf) - 1);
 		close(fd);
 		igt_assert_lt(0, n);
