@@ -3,7 +3,7 @@
 # Out-of-tree build of i915.ko (the driver, i915/) and i915_sim.ko (the
 # GPU model, sim/; "make I915_SIM=n" leaves it out).  "make" builds
 # against the running Debian 6.1 headers (or KDIR=); "make lint" runs
-# W=1, sparse and checkpatch;
+# W=1, sparse, checkpatch, kernel-doc and scripts/check-docs.sh;
 # "make check" runs the VM test suite; "make demo" the demo; "make bench"
 # the benchmarks (bench-out/bench.txt); "make dkms-deb" the Debian DKMS
 # package (dkms-out/i915gem-dkms_<version>_all.deb, version in dkms.conf).
@@ -28,7 +28,8 @@ clean:
 tests:
 	$(MAKE) -C tests
 
-# W=1 and sparse must be silent; checkpatch --strict must pass.
+# W=1 and sparse must be silent; checkpatch --strict must pass; kernel-doc
+# must not warn; Documentation/ must match the tree (scripts/check-docs.sh).
 lint:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean
 	$(MAKE) -C $(KDIR) M=$(PWD) W=1 C=2 modules 2>&1 | tee .lint.log
@@ -37,6 +38,7 @@ lint:
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(SRCS)
 	$(LINUX_SRC)/scripts/kernel-doc -none $(SRCS) 2>&1 | \
 		tee .kdoc.log; ! test -s .kdoc.log
+	LINUX_SRC=$(LINUX_SRC) scripts/check-docs.sh
 
 deps:
 	scripts/install-deps.sh

@@ -384,7 +384,6 @@ struct i915_ww {
 	const struct i915_gem_object *last_contended;
 };
 
-
 /* i915_getparam.c */
 int i915_getparam_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file);

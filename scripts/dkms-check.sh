@@ -9,8 +9,8 @@
 #
 #  1. scripts/dkms-deb.sh builds i915gem-dkms_<version>_all.deb there;
 #  2. the package: only /usr/src/i915gem-<version>/ and its doc directory,
-#     with dkms.conf, no tests, scripts, Makefile or objects, no model once
-#     Kbuild can leave it out (I915_SIM), Depends on dkms, and maintainer
+#     with dkms.conf, no tests, scripts, Makefile, objects or model (sim/),
+#     Depends on dkms, and maintainer
 #     scripts that dkms add/build/install and remove this name and version;
 #  3. dpkg-deb -x, then `dkms add` and `dkms build` for the installed
 #     linux-headers (scripts/kver.sh) with --sourcetree/--dkmstree in the
@@ -85,8 +85,7 @@ check_package() {
 	bad=$(grep -vxE "\./(usr/((src|share|share/doc|share/dkms|share/dkms/modules_to_force_install)/)?)?|$src/.*|\./usr/share/doc/i915gem-dkms/.*|$force" \
 		<<<"$paths" || true)
 	[ -z "$bad" ] || result FAIL "package holds files outside $src: $(some "$bad")"
-	never='/(tests|scripts)/|/Makefile$|\.(o|ko|cmd|mod)$'
-	! grep -q I915_SIM "$REPO/Kbuild" || never+='|/sim/'
+	never='/(tests|scripts|sim)/|/Makefile$|\.(o|ko|cmd|mod)$'
 	bad=$(grep -E "$never" <<<"$paths" || true)
 	[ -z "$bad" ] || result FAIL "package ships what it must not: $(some "$bad")"
 	grep -qx "$src/dkms.conf" <<<"$paths" || result FAIL "package has no $src/dkms.conf"

@@ -43,15 +43,6 @@ stage() {
 		find "$REPO/$d" -maxdepth 1 -name '*.[ch]' ! -name '*.mod.c' \
 			-exec cp -p -t "$dir/$d" {} +
 	done
-	# Until Kbuild can leave the model out (I915_SIM=n, the model as
-	# i915_sim.ko), i915.ko links it in and cannot build without it.
-	if ! grep -q 'I915_SIM' "$REPO/Kbuild"; then
-		mkdir -p "$dir/sim"
-		find "$REPO/sim" -maxdepth 1 -name '*.[ch]' ! -name '*.mod.c' \
-			-exec cp -p -t "$dir/sim" {} +
-		# shellcheck disable=SC2016	# debhelper expands it
-		echo 'sim usr/src/i915gem-${env:DEB_VERSION_UPSTREAM}' >>"$dir/debian/i915gem-dkms.install"
-	fi
 }
 
 # changelog DIR VERSION: the one entry dpkg needs, dated by the last commit

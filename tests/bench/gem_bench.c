@@ -912,7 +912,7 @@ int main(int argc, char **argv)
 	c.vfd = open_card("vgem");
 	id = gem_getparam(c.fd, I915_PARAM_CHIPSET_ID);
 	uname(&u);
-	printf("== i915 sim=0x%04x (%s, gen %d) ==\n", id, gpu_name(id),
+	printf("== i915 0x%04x (%s, gen %d) ==\n", id, gpu_name(id),
 	       gem_gen(c.fd));
 	printf("kernel %s, %ld CPUs.  Each line: median of %d samples of ~%.2f s;\n"
 	       "a ratio is the median of %d ratios, each sample against a sample of\n"
