@@ -62,8 +62,9 @@ static void i915_irq_error(struct i915_device *i915)
 		i915_write(hw, I915_EMR, i915_read(hw, I915_EMR) | stuck);
 		i915_write(hw, I915_EIR, stuck);
 	}
-	/* The engine stops on an error: nothing queued will complete. */
-	i915_request_wedge(i915);
+	/* The engine stops on an error: the hang check resets it now. */
+	WRITE_ONCE(i915->ring.hang_error, true);
+	mod_delayed_work(system_wq, &i915->ring.hangcheck_work, 0);
 }
 
 static irqreturn_t i915_irq_handler(int irq, void *arg)

@@ -21,10 +21,12 @@
  * adds to a hang score: %I915_HANG_SCORE_STUCK when the engine's ACTHD
  * has not moved either (stuck on one command), %I915_HANG_SCORE_BUSY when
  * it has (a long batch, or one that loops).  A moving breadcrumb resets
- * the score.  At %I915_HANG_SCORE_WEDGE, or when the GPU reports an
- * error, the device is wedged and every outstanding request completes
- * with -EIO.  So a stuck engine is declared hung after 3 checks, and a
- * batch that keeps running without finishing after 30.  The check runs
+ * the score.  At %I915_HANG_SCORE_HUNG, or at once when the GPU reports
+ * an error (the interrupt handler queues the check without delay), the
+ * GPU is declared hung and i915_reset_handle() resets it (or wedges the
+ * device: every outstanding request completes with -EIO).  So a stuck
+ * engine is declared hung after 3 checks, and a batch that keeps running
+ * without finishing after 30.  The check runs
  * only while requests are outstanding: emitting a request arms it, and a
  * check that finds every request complete does not re-arm (no wakeups
  * on an idle GPU).  hangcheck_ms cannot be 0.
@@ -87,7 +89,7 @@ MODULE_PARM_DESC(hangcheck_ms,
 
 #define I915_HANG_SCORE_STUCK	10
 #define I915_HANG_SCORE_BUSY	1
-#define I915_HANG_SCORE_WEDGE	30
+#define I915_HANG_SCORE_HUNG	30
 
 /* How long suspend waits for the GPU to finish before wedging it. */
 #define I915_SUSPEND_IDLE_MS	10000
@@ -351,6 +353,7 @@ int i915_request_emit(struct i915_request *rq, struct drm_file *file)
 
 	lockdep_assert_held(&ring->lock);
 
+	rq->postfix = ring->tail;
 	ret = emit_breadcrumb(ring, ring->next_seqno);
 	if (ret)
 		return ret;
@@ -468,14 +471,15 @@ static void request_mark_objects(struct i915_request *rq, int error)
 }
 
 /**
- * i915_request_wedge - declare the GPU hung
+ * i915_request_wedge - give up on the GPU
  * @i915: the device
  *
- * The engine is stopped where it is (i915_ring_freeze()); every
- * outstanding request completes with -EIO, and so does any wait on its
- * objects until a new request uses them; new work is refused.
- * Called from the hang check and when the GPU reports an error; safe in
- * any context.
+ * Every outstanding request completes with -EIO, and so does any wait on
+ * its objects until a new request uses them; new work is refused.  The
+ * ring is stopped at its next command boundary (i915_ring_freeze()); a
+ * batch that still runs is stopped only by a reset (i915_reset_wedge()).
+ * Called when a reset is off or failed, and by suspend; safe in any
+ * context.
  */
 void i915_request_wedge(struct i915_device *i915)
 {
@@ -531,17 +535,20 @@ static void hangcheck_work_fn(struct work_struct *work)
 	bool idle = i915_request_idle(i915);
 
 	ring->hang_checks++;
-	if (idle || seqno != ring->hang_seqno) {
+	if (xchg(&ring->hang_error, false) && !idle) {
+		i915_reset_handle(i915);
+	} else if (idle || seqno != ring->hang_seqno) {
 		ring->hang_score = 0;
 	} else {
 		ring->hang_score += acthd == ring->hang_acthd ?
 				    I915_HANG_SCORE_STUCK :
 				    I915_HANG_SCORE_BUSY;
-		if (ring->hang_score >= I915_HANG_SCORE_WEDGE) {
-			i915_request_wedge(i915);
-			ring->hang_score = 0;
-		}
+		if (ring->hang_score >= I915_HANG_SCORE_HUNG)
+			i915_reset_handle(i915);
 	}
+	seqno = hws_seqno(ring);
+	acthd = i915_ring_acthd(i915);
+	idle = i915_request_idle(i915);
 	ring->hang_seqno = seqno;
 	ring->hang_acthd = acthd;
 	/* Idle: the next emission arms the check again. */
@@ -630,11 +637,9 @@ void i915_request_file_close(struct i915_file *fpriv)
  * i915_request_unwedge - put a wedged GPU back to work
  * @i915: the device
  *
- * For debugfs i915_wedged, so that a test that hung the GPU on purpose
- * leaves a working device behind: once every request has completed (with
- * -EIO), the error registers are cleared and the ring is programmed
- * afresh, empty.  This is no GPU reset: it helps only if the engine
- * stopped cleanly on its error, as the model's does.
+ * For debugfs i915_wedged (i915_reset_debugfs_set()), after it reset the
+ * GPU: once every request has completed (with -EIO), the error registers
+ * are cleared and the ring is programmed afresh, empty.
  *
  * Return: 0 (also when the GPU was not wedged), -EBUSY while requests are
  * still outstanding, -EIO if the ring does not restart, -EINTR on a
