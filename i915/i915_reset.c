@@ -77,8 +77,13 @@ module_param_named(reset, i915_reset_param, uint, 0600);
 MODULE_PARM_DESC(reset,
 		 "Reset the GPU when it hangs (0 = no: wedge the device; any other value = yes; default 1)");
 
-/* How long each step of the GDRST handshake may take, as upstream. */
+/*
+ * How long each step of the GDRST handshake may take, as upstream.  The
+ * poll sleeps between reads (upstream spins): the reset runs in a worker,
+ * and the model's engine needs a CPU to notice it.
+ */
 #define I915_GDRST_TIMEOUT_US		50000
+#define I915_GDRST_POLL_US		20
 /* How long the reset is asserted before it is checked (upstream). */
 #define I915_GDRST_ASSERT_US		50
 
@@ -105,14 +110,14 @@ static int i915_do_reset(struct i915_device *i915)
 
 	pci_write_config_byte(pdev, I915_PCI_GDRST, I915_GDRST_RESET_ENABLE);
 	udelay(I915_GDRST_ASSERT_US);
-	ret = read_poll_timeout_atomic(gdrst_read, v,
-				       v & I915_GDRST_RESET_STATUS, 10,
-				       I915_GDRST_TIMEOUT_US, false, pdev);
+	ret = read_poll_timeout(gdrst_read, v, v & I915_GDRST_RESET_STATUS,
+				I915_GDRST_POLL_US, I915_GDRST_TIMEOUT_US, false,
+				pdev);
 	pci_write_config_byte(pdev, I915_PCI_GDRST, 0);
 	udelay(I915_GDRST_ASSERT_US);
-	ret2 = read_poll_timeout_atomic(gdrst_read, v,
-					!(v & I915_GDRST_RESET_STATUS), 10,
-					I915_GDRST_TIMEOUT_US, false, pdev);
+	ret2 = read_poll_timeout(gdrst_read, v, !(v & I915_GDRST_RESET_STATUS),
+				 I915_GDRST_POLL_US, I915_GDRST_TIMEOUT_US, false,
+				 pdev);
 	return ret ?: ret2;
 }
 
@@ -123,9 +128,9 @@ static int g33_reset_domain(struct pci_dev *pdev, u8 domain)
 
 	pci_write_config_byte(pdev, I915_PCI_GDRST,
 			      domain | I915_GDRST_RESET_ENABLE);
-	return read_poll_timeout_atomic(gdrst_read, v,
-					!(v & I915_GDRST_RESET_ENABLE), 10,
-					I915_GDRST_TIMEOUT_US, false, pdev);
+	return read_poll_timeout(gdrst_read, v, !(v & I915_GDRST_RESET_ENABLE),
+				 I915_GDRST_POLL_US, I915_GDRST_TIMEOUT_US, false,
+				 pdev);
 }
 
 static int g4x_do_reset(struct i915_device *i915)

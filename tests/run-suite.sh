@@ -9,9 +9,10 @@
 #   TEST@SIM         for every program in $TESTS_DIR (sorted), with the
 #                    module loaded: exit 0 = PASS, 77 = SKIP, else FAIL;
 #                    also FAIL if i915_gem_objects is not back to 0 objects
-#                    after it exits, or if the kernel log gained a warning;
-#                    after a program whose name contains "hang" (it wedges
-#                    the GPU on purpose) the module is reloaded
+#                    after it exits, or if the kernel log gained a warning
+#                    (a test that hangs the GPU leaves it working: the
+#                    driver resets it, and tests that wedge it with
+#                    reset=0 recover it themselves)
 #   rmmod@SIM        kmemleak scan (if the kernel has kmemleak), then
 #                    rmmod i915 must succeed and the log stay clean
 # and, if the kernel has kmemleak, after the last unload:
@@ -180,12 +181,6 @@ run_sim() {
 	log_clean "insmod@$sim" || emit "BENCH-ERROR kernel log during insmod sim=$sim"
 	for t in $TESTS; do
 		run_test "$t" "$sim"
-		# A test that hangs the GPU leaves the device wedged until the
-		# module is reloaded: give the next test a fresh device.
-		case $t in
-		*hang*) why=$(unload) && why=$(load "$sim") ||
-			emit "BENCH-ERROR reload after $t@$sim: $why" ;;
-		esac
 	done
 	why=
 	kmemleak_clean || why="kmemleak"
