@@ -22,6 +22,7 @@
  *
  * Runs with reset=1 and hangcheck_ms=100; both are restored at exit.
  */
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -41,6 +42,7 @@
 
 struct shared {
 	volatile int stop;
+	int side;
 	unsigned long blits[INNOCENTS];
 	double longest_wait[INNOCENTS];
 };
@@ -53,10 +55,10 @@ struct image {
 	struct ref ref;
 };
 
-static void image_init(struct image *im, int fd)
+static void image_init(struct image *im, int fd, int side)
 {
-	bo_init(&im->bo, fd, SIDE * SIDE * 4);
-	im->s = (struct surf){ &im->bo, SIDE * 4, 4, SIDE, SIDE };
+	bo_init(&im->bo, fd, side * side * 4);
+	im->s = (struct surf){ &im->bo, side * 4, 4, side, side };
 	ref_init(&im->ref, &im->s, im->bo.size);
 }
 
@@ -75,23 +77,24 @@ static int innocent(void *arg)
 	unsigned long n = 0;
 	uint32_t seed = 0x1000 * (idx + 1);
 	double longest = 0;
+	int side = sh->side;
 
-	image_init(&src, fd);
-	image_init(&dst, fd);
+	image_init(&src, fd, side);
+	image_init(&dst, fd, side);
 	while (!sh->stop) {
 		struct batch *b = batch_new(fd);
 		int64_t forever = -1;
-		int x = n % (SIDE / 2), y = (n * 7) % (SIDE / 2);
+		int x = n % (side / 2), y = (n * 7) % (side / 2);
 		double t0;
 		int ret;
 
-		emit_xy_fill(b, &src.s, 0, 0, SIDE, SIDE, pattern_dw(seed, n));
-		ref_fill(&src.ref, 0, 0, SIDE, SIDE, pattern_dw(seed, n));
+		emit_xy_fill(b, &src.s, 0, 0, side, side, pattern_dw(seed, n));
+		ref_fill(&src.ref, 0, 0, side, side, pattern_dw(seed, n));
 		emit_xy_fill(b, &src.s, x, y, 8, 8, pattern_dw(seed, n + 1));
 		ref_fill(&src.ref, x, y, 8, 8, pattern_dw(seed, n + 1));
-		emit_xy_copy(b, &dst.s, y, x, &src.s, x, y, SIDE / 2,
-			     SIDE / 2);
-		ref_copy(&dst.ref, y, x, &src.ref, x, y, SIDE / 2, SIDE / 2);
+		emit_xy_copy(b, &dst.s, y, x, &src.s, x, y, side / 2,
+			     side / 2);
+		ref_copy(&dst.ref, y, x, &src.ref, x, y, side / 2, side / 2);
 		t0 = igt_now();
 		ret = __batch_submit(b, 0);
 		igt_assert_f(ret == 0, "innocent %d: exec %lu: %s", idx, n,
@@ -199,6 +202,12 @@ static int hang(int fd, struct batch *b, struct bo *target, double limit,
 	return 0;
 }
 
+static void memset32_px(uint32_t *p, uint32_t v, unsigned int n)
+{
+	while (n--)
+		*p++ = v;
+}
+
 static unsigned int batch_active(int fd)
 {
 	struct drm_i915_reset_stats rs;
@@ -241,6 +250,7 @@ static void subtest_innocent_clients(void)
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	igt_assert(sh != MAP_FAILED);
 	memset(sh, 0, sizeof(*sh));
+	sh->side = SIDE;
 	resets0 = reset_count(fd);
 	for (i = 0; i < INNOCENTS; i++)
 		pids[i] = igt_fork(innocent, (void *)(uintptr_t)i);
@@ -315,6 +325,99 @@ static void subtest_innocent_clients(void)
 	for (i = 0; i < INNOCENTS; i++)
 		igt_assert(sh->longest_wait[i] > 10 * HANGCHECK_MS / 1000.0);
 	munmap(sh, sizeof(*sh));
+}
+
+#define LOAD_GTT	(2u << 20)	/* managed range: eviction all along */
+#define LOAD_SIDE	256		/* 256 KiB images */
+#define PWRITE_SIZE	(1u << 20)
+
+/* pwrite a pattern into 1 MiB, let the GPU fill a corner, pread it all */
+static int pwriter(void *arg)
+{
+	int fd = drm_open_driver();
+	uint32_t *data = malloc(PWRITE_SIZE), *back = malloc(PWRITE_SIZE);
+	struct bo bo;
+	struct surf s;
+	unsigned long n = 0;
+	unsigned int i;
+
+	igt_assert(data && back);
+	bo_init(&bo, fd, PWRITE_SIZE);
+	s = (struct surf){ &bo, 1024, 4, 256, PWRITE_SIZE / 1024 };
+	while (!sh->stop) {
+		struct batch *b = batch_new(fd);
+
+		for (i = 0; i < PWRITE_SIZE / 4; i++)
+			data[i] = pattern_dw(n, i);
+		/* waits for the GPU's last fill of it: mid-pwrite */
+		gem_write(fd, bo.handle, 0, data, PWRITE_SIZE);
+		emit_xy_fill(b, &s, 0, 0, 16, 16, 0x5eed);
+		for (i = 0; i < 16; i++)
+			memset32_px(&data[i * 256], 0x5eed, 16);
+		igt_assert_ok(__batch_submit(b, 0));
+		gem_read(fd, bo.handle, 0, back, PWRITE_SIZE);
+		igt_assert_mem(back, data, PWRITE_SIZE, "pwriter round %lu", n);
+		batch_free(b);
+		n++;
+	}
+	igt_assert_eq(batch_active(fd), 0);
+	bo_fini(&bo, fd);
+	free(data);
+	free(back);
+	close(fd);
+	return 0;
+}
+
+/*
+ * Hangs while clients exec (into a narrow GTT: every exec evicts), wait
+ * and pwrite: they all finish unharmed (and, on the debug lane, without
+ * a lockdep, KASAN or kmemleak report).
+ */
+static void subtest_under_load(void)
+{
+	int fd = drm_open_driver();
+	pid_t pids[INNOCENTS + 1];
+	uint64_t base;
+	struct batch *b;
+	struct bo target;
+	unsigned int i;
+	char what[64];
+
+	setup(fd);
+	base = gem_gtt_stolen(fd);
+	if (base < PAGE_SZ)
+		base = PAGE_SZ;
+	gem_narrow_gtt(fd, base, base + LOAD_GTT);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	igt_assert(sh != MAP_FAILED);
+	memset(sh, 0, sizeof(*sh));
+	sh->side = LOAD_SIDE;
+	for (i = 0; i < INNOCENTS; i++)
+		pids[i] = igt_fork(innocent, (void *)(uintptr_t)i);
+	pids[INNOCENTS] = igt_fork(pwriter, NULL);
+	usleep(300 * 1000);
+
+	for (i = 0; i < 6; i++) {
+		int hfd = drm_open_driver();
+
+		bo_init(&target, hfd, SIDE * SIDE * 4);
+		b = i % 3 ? bad_batch(hfd, &target) : loop_batch(hfd, &target);
+		snprintf(what, sizeof(what), "hang %u under load", i + 1);
+		igt_assert_eq(hang(hfd, b, &target, LOOP_LIMIT_S, what), 0);
+		batch_free(b);
+		bo_fini(&target, hfd);
+		close(hfd);
+		usleep(100 * 1000);
+	}
+
+	sh->stop = 1;
+	for (i = 0; i <= INNOCENTS; i++)
+		igt_assert_eq(igt_wait(pids[i]), 0);
+	for (i = 0; i < INNOCENTS; i++)
+		igt_info("innocent %u: %lu blits verified", i, sh->blits[i]);
+	munmap(sh, sizeof(*sh));
+	close(fd);
 }
 
 static void subtest_unbannable(void)
@@ -417,6 +520,7 @@ static void subtest_context_param_errnos(void)
 
 static const struct igt_subtest tests[] = {
 	SUBTEST_T(innocent_clients, 180),
+	SUBTEST_T(under_load, 180),
 	SUBTEST_T(unbannable, 60),
 	SUBTEST(reset_stats_errnos),
 	SUBTEST(context_param_errnos),
