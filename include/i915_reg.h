@@ -174,8 +174,9 @@ static inline unsigned int i915_gms_stolen_mib(u16 gmch_ctrl)
 #define   I915_GDRST_RESET_ENABLE	BIT(0)
 #define   I915_GDRST_RESET_STATUS	BIT(1)
 #define   I915_GDRST_DOMAIN_MASK	(3 << 2)
-#define   I915_GDRST_DOMAIN_FULL	(0 << 2)
-#define   I915_GDRST_DOMAIN_RENDER	(1 << 2)
-#define   I915_GDRST_DOMAIN_MEDIA	(3 << 2)
+#define   I915_GDRST_DOMAIN(d)		((d) << 2)
+#define   I915_GDRST_DOMAIN_FULL	I915_GDRST_DOMAIN(0)
+#define   I915_GDRST_DOMAIN_RENDER	I915_GDRST_DOMAIN(1)
+#define   I915_GDRST_DOMAIN_MEDIA	I915_GDRST_DOMAIN(3)
 
 #endif /* _I915_REG_H_ */

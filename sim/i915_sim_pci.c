@@ -335,15 +335,15 @@ static int sim_cfg_read(struct pci_bus *bus, unsigned int devfn, int where,
 	}
 
 	raw_spin_lock_irqsave(&pci->cfg_lock, flags);
+	if (devfn == I915_SIM_GPU_DEVFN && !pci->cold &&
+	    cfg_hits(where, size, I915_PCI_GDRST))
+		cfg_gdrst_update(pci);
 	if (devfn != I915_SIM_GPU_DEVFN)
 		*val = cfg_get(pci->bridge_cfg, where, size);
 	else if (pci->cold)
 		PCI_SET_ERROR_RESPONSE(val);
-	else {
-		if (cfg_hits(where, size, I915_PCI_GDRST))
-			cfg_gdrst_update(pci);
+	else
 		*val = cfg_get(pci->cfg, where, size);
-	}
 	raw_spin_unlock_irqrestore(&pci->cfg_lock, flags);
 	return PCIBIOS_SUCCESSFUL;
 }
