@@ -11,8 +11,9 @@
  * (the breadcrumb, the hang checks run so far and every request not yet
  * retired, with its age),
  * i915_ring (the ring's registers and the driver's view of it),
- * i915_wedged (reads 1 while the GPU is declared hung; writing anything
- * restarts an idle wedged ring, see i915_request_unwedge()),
+ * i915_wedged (upstream's forced-reset knob: reads 1 while the device is
+ * wedged; writing an engine mask with the render engine's bit resets the
+ * GPU now, see i915_reset_debugfs_set()),
  * i915_exec_stats (the execbuffer path's lock backoffs and relocation
  * refaults),
  * i915_error_state (the error state of the first hang, as sysfs
@@ -187,7 +188,7 @@ static int i915_wedged_get(void *data, u64 *val)
 
 static int i915_wedged_set(void *data, u64 val)
 {
-	return i915_request_unwedge(data);
+	return i915_reset_debugfs_set(data, val);
 }
 
 DEFINE_DEBUGFS_ATTRIBUTE(i915_wedged_fops, i915_wedged_get, i915_wedged_set,

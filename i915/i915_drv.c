@@ -186,6 +186,12 @@ static const struct drm_ioctl_desc i915_ioctls[] = {
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(I915_GEM_GET_TILING, i915_gem_get_tiling_ioctl_hw,
 			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GET_RESET_STATS, i915_reset_stats_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_CONTEXT_GETPARAM,
+			  i915_context_getparam_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_CONTEXT_SETPARAM,
+			  i915_context_setparam_ioctl, DRM_RENDER_ALLOW),
 };
 
 static const struct file_operations i915_fops = {
@@ -228,6 +234,7 @@ static int i915_device_init(struct i915_device *i915, struct pci_dev *pdev)
 
 	spin_lock_init(&i915->obj_lock);
 	INIT_LIST_HEAD(&i915->objects);
+	i915_reset_init(i915);
 
 	ret = i915_error_init(i915);
 	if (ret)

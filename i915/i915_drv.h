@@ -132,6 +132,15 @@ struct i915_gtt_place {
  * @hang_score: how long the breadcrumb has been stuck, weighted by
  *	whether ACTHD moved (see i915_request.c)
  * @hang_checks: hang checks run so far (debugfs i915_requests)
+ * @hang_error: the GPU reported an error: the hang check declares a hang
+ *	at once (set in hard-IRQ context, cleared by the hang check)
+ * @hw_lock: protects @in_reset and @held_head, and orders the tail
+ *	register writes of emission against a reset's restart; taken inside
+ *	@lock or &i915_device.reset_lock, nothing is taken inside it
+ * @in_reset: a reset owns the ring registers: emission updates @kicked
+ *	but leaves the tail register alone, and measures free space from
+ *	@held_head (see i915_reset.c)
+ * @held_head: the ring's head when the reset began
  */
 struct i915_ring {
 	u32 size;
@@ -158,6 +167,10 @@ struct i915_ring {
 	u32 hang_acthd;
 	unsigned int hang_score;
 	unsigned long hang_checks;
+	bool hang_error;
+	spinlock_t hw_lock; /* ring registers during a reset; see above */
+	bool in_reset;
+	u32 held_head;
 };
 
 struct i915_error_state;
@@ -191,6 +204,9 @@ struct i915_gpu_error {
  * @objects: every live &struct i915_gem_object of this device
  * @object_count: number of live objects
  * @object_bytes: total size of live objects
+ * @reset_lock: serialises GPU resets (i915_reset.c); taken with nothing
+ *	held, never inside &i915_ring.lock
+ * @reset_count: GPU resets done (GET_RESET_STATS)
  */
 struct i915_device {
 	struct drm_device drm;
@@ -207,6 +223,9 @@ struct i915_device {
 	struct list_head objects;
 	u32 object_count;
 	u64 object_bytes;
+
+	struct mutex reset_lock; /* see above */
+	atomic_t reset_count;
 };
 
 static inline struct i915_device *to_i915(const struct drm_device *dev)
@@ -236,6 +255,15 @@ static inline struct i915_device *to_i915(const struct drm_device *dev)
  * @rcu: the state is freed only after an RCU grace period, because the
  *	retire worker may have read &i915_request.file just before postclose
  *	cleared it (see i915_request_file_close())
+ * @guilty_count: GPU resets one of its requests was guilty of (under @lock)
+ * @innocent_count: resets that caught one of its requests running
+ *	without being guilty (under @lock)
+ * @hang_time: jiffies of its last two hangs, oldest first (under @lock)
+ * @hangs: hangs recorded in @hang_time (under @lock)
+ * @banned: its default context is banned: execbuffer answers -EIO
+ * @unbannable: CONTEXT_PARAM_BANNABLE cleared (root only)
+ * @unrecoverable: CONTEXT_PARAM_RECOVERABLE cleared: one hang bans
+ * @no_error_capture: CONTEXT_PARAM_NO_ERROR_CAPTURE set
  */
 struct i915_file {
 	struct drm_file *file;
@@ -243,6 +271,14 @@ struct i915_file {
 	struct list_head requests;
 	u64 id;
 	struct rcu_head rcu;
+	u32 guilty_count;
+	u32 innocent_count;
+	unsigned long hang_time[2];
+	unsigned int hangs;
+	bool banned;
+	bool unbannable;
+	bool unrecoverable;
+	bool no_error_capture;
 };
 
 /**
@@ -269,6 +305,10 @@ struct i915_file {
  *	hangs; NULL when none is
  * @pid: thread-group id of the submitter, for the error state
  * @comm: its command name
+ * @postfix: ring offset of its breadcrumb: where a reset that cancels it
+ *	restarts the ring
+ * @batch_start: GTT address of its batch object (0 if it has none)
+ * @batch_end: end of its batch object in the GTT, 0 if it has none
  */
 struct i915_request {
 	struct dma_fence fence;
@@ -286,6 +326,9 @@ struct i915_request {
 	unsigned long *capture;
 	pid_t pid;
 	char comm[TASK_COMM_LEN];
+	u32 postfix;
+	u32 batch_start;
+	u32 batch_end;
 };
 
 /* Ring dwords i915_request_emit() writes: flush, breadcrumb, interrupt. */
@@ -462,6 +505,8 @@ void i915_ring_advance(struct i915_ring *ring, u32 *cs);
 void i915_ring_rewind(struct i915_ring *ring);
 void i915_ring_kick(struct i915_device *i915);
 u32 i915_ring_acthd(struct i915_device *i915);
+int i915_ring_restart(struct i915_device *i915, u32 head);
+void i915_ring_release(struct i915_device *i915);
 void i915_ring_freeze(struct i915_device *i915);
 void i915_ring_suspend(struct i915_device *i915);
 int i915_ring_resume(struct i915_device *i915);
@@ -481,6 +526,8 @@ void i915_request_discard(struct i915_request *rq);
 void i915_request_put(struct i915_request *rq);
 void i915_request_signal(struct i915_device *i915);
 void i915_request_wedge(struct i915_device *i915);
+void i915_request_capture_error(struct i915_device *i915,
+				struct i915_request *guilty);
 int i915_request_unwedge(struct i915_device *i915);
 bool i915_request_idle(struct i915_device *i915);
 int i915_request_wait_idle(struct i915_device *i915);
@@ -491,6 +538,18 @@ void i915_request_escape(struct i915_request *rq);
 void i915_request_escape_fence(struct dma_fence *fence);
 int i915_request_module_init(void);
 void i915_request_module_exit(void);
+
+/* i915_reset.c: GPU reset, hang policy, reset statistics */
+void i915_reset_init(struct i915_device *i915);
+void i915_reset_handle(struct i915_device *i915);
+void i915_reset_wedge(struct i915_device *i915);
+int i915_reset_debugfs_set(struct i915_device *i915, u64 engines);
+int i915_reset_stats_ioctl(struct drm_device *dev, void *data,
+			   struct drm_file *file);
+int i915_context_getparam_ioctl(struct drm_device *dev, void *data,
+				struct drm_file *file);
+int i915_context_setparam_ioctl(struct drm_device *dev, void *data,
+				struct drm_file *file);
 
 /* i915_file.c: per-file state */
 int i915_gem_open(struct drm_device *dev, struct drm_file *file);

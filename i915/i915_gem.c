@@ -462,8 +462,9 @@ u64 i915_gem_drop_caches_supported(void)
  * are freed with their last reference).  BOUND and SHRINK_ALL unbind
  * every object that is not pinned, which gives their pages back to
  * shmfs.  UNBOUND has nothing to do: unbound objects hold no pages.  RCU
- * waits for RCU callbacks.  RESET_ACTIVE does nothing: there is no GPU
- * reset (a hung GPU is already wedged).
+ * waits for RCU callbacks.  RESET_ACTIVE does nothing more: a hung GPU
+ * is reset by the hang check (i915_reset.c), which completes the hung
+ * request, so ACTIVE's wait ends.
  *
  * Return: 0, or -EINTR/-ERESTARTSYS if a signal interrupted a wait.
  */

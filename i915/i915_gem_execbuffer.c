@@ -172,6 +172,9 @@ static int exec_check_submit(struct i915_exec *eb, u64 context)
 	}
 	if (READ_ONCE(eb->i915->ring.wedged))
 		return -EIO;
+	/* A client whose batches hung too often (i915_reset.c). */
+	if (READ_ONCE(((struct i915_file *)eb->file->driver_priv)->banned))
+		return -EIO;
 	return 0;
 }
 
@@ -530,6 +533,10 @@ static int exec_emit(struct i915_exec *eb)
 	}
 	cs = exec_emit_commands(eb, cs, addr);
 	i915_ring_advance(ring, cs);
+	/* Where a reset looks for the batch ACTHD is in. */
+	eb->rq->batch_start = eb->objects[eb->batch].offset;
+	eb->rq->batch_end = eb->rq->batch_start +
+			    eb->objects[eb->batch].obj->base.size;
 
 	exec_forget_errors(eb);
 	ret = i915_request_emit(eb->rq, eb->file);

@@ -29,13 +29,12 @@
  * reading after a capture that found no memory at all fails with -ENOMEM
  * until the state is cleared, as upstream.
  *
- * i915_error_capture() runs where the driver declares the GPU hung: from
- * the hang-check worker, and from the error interrupt in hard-IRQ
- * context, in both cases under &i915_ring.fence_lock (interrupts off),
- * which keeps the guilty request from completing, and so its objects from
- * being retired and unbound, while their pages are copied.  So it never
- * sleeps: registers are read through the seam (safe in hard-IRQ
- * context), memory comes from GFP_NOWAIT allocations (no reclaim, and
+ * i915_error_capture() runs where the driver declares the GPU hung, just
+ * before the reset (or the wedge) loses the engine's registers: from the
+ * reset path, under &i915_ring.fence_lock (interrupts off), which keeps
+ * the guilty request from completing, and so its objects from being
+ * retired and unbound, while their pages are copied.  So it never
+ * sleeps: registers are read through the seam, memory comes from GFP_NOWAIT allocations (no reclaim, and
  * unlike GFP_ATOMIC no dip into the emergency reserves), pages are copied
  * through kmap_local_page() after a clflush of what the GPU may have
  * written past the CPU cache, and at most %I915_ERROR_MAX_PAGES pages of
@@ -415,9 +414,10 @@ static u32 error_state_ecode(const struct i915_error_state *s)
  *	objects are copied), or NULL if no request was outstanding
  *
  * Called where the driver declares the GPU hung, before the engine is
- * stopped or reset and before any request is completed: from the
- * hang-check worker and from the error interrupt (hard-IRQ context),
- * with &i915_ring.fence_lock held and interrupts off; @guilty is on
+ * stopped or reset and before any request is completed: by
+ * i915_request_capture_error() from the reset path (the hang-check
+ * worker, debugfs i915_wedged), with &i915_ring.fence_lock held and
+ * interrupts off; @guilty is on
  * &i915_ring.requests and not signalled, so its objects stay bound.  It
  * never sleeps and takes no lock but &i915_gpu_error.lock.  If an error
  * state is kept already nothing is captured (only the first is kept

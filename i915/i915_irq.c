@@ -21,6 +21,12 @@
 #define I915_EMR_UNMASKED	(I915_ERROR_PAGE_TABLE | I915_ERROR_INSTRUCTION)
 #define G4X_EMR_UNMASKED	(GM45_ERROR_PAGE_TABLE | GM45_ERROR_MEM_PRIV | \
 				 GM45_ERROR_CP_PRIV | I915_ERROR_INSTRUCTION)
+/*
+ * Errors that stop the engine: a hang.  G4x's privilege errors do not
+ * (the command is dropped and the batch goes on): counted, not a hang.
+ */
+#define I915_EIR_HANG		(I915_ERROR_PAGE_TABLE | I915_ERROR_INSTRUCTION)
+#define G4X_EIR_HANG		(GM45_ERROR_PAGE_TABLE | I915_ERROR_INSTRUCTION)
 
 static void i915_irq_reset(struct i915_hw *hw)
 {
@@ -62,8 +68,11 @@ static void i915_irq_error(struct i915_device *i915)
 		i915_write(hw, I915_EMR, i915_read(hw, I915_EMR) | stuck);
 		i915_write(hw, I915_EIR, stuck);
 	}
-	/* The engine stops on an error: nothing queued will complete. */
-	i915_request_wedge(i915);
+	if (!(eir & (i915->info->is_g4x ? G4X_EIR_HANG : I915_EIR_HANG)))
+		return;
+	/* The engine stopped on the error: the hang check resets it now. */
+	WRITE_ONCE(i915->ring.hang_error, true);
+	mod_delayed_work(system_wq, &i915->ring.hangcheck_work, 0);
 }
 
 static irqreturn_t i915_irq_handler(int irq, void *arg)

@@ -21,9 +21,11 @@
  * adds to a hang score: %I915_HANG_SCORE_STUCK when the engine's ACTHD
  * has not moved either (stuck on one command), %I915_HANG_SCORE_BUSY when
  * it has (a long batch, or one that loops).  A moving breadcrumb resets
- * the score.  At %I915_HANG_SCORE_WEDGE, or when the GPU reports an
- * error, the error state is captured (i915_gpu_error.c), the device is
- * wedged and every outstanding request completes with -EIO.  So a stuck
+ * the score.  At %I915_HANG_SCORE_HUNG, or at once when the GPU reports
+ * an error (the interrupt handler queues the check without delay), the
+ * GPU is declared hung and i915_reset_handle() captures the error state
+ * (i915_gpu_error.c) and resets it (or wedges the device: every
+ * outstanding request completes with -EIO).  So a stuck
  * engine is declared hung after 3 checks, and a batch that keeps running
  * without finishing after 30.  The check runs
  * only while requests are outstanding: emitting a request arms it, and a
@@ -90,7 +92,7 @@ MODULE_PARM_DESC(hangcheck_ms,
 
 #define I915_HANG_SCORE_STUCK	10
 #define I915_HANG_SCORE_BUSY	1
-#define I915_HANG_SCORE_WEDGE	30
+#define I915_HANG_SCORE_HUNG	30
 
 /* How long suspend waits for the GPU to finish before wedging it. */
 #define I915_SUSPEND_IDLE_MS	10000
@@ -359,6 +361,7 @@ int i915_request_emit(struct i915_request *rq, struct drm_file *file)
 
 	lockdep_assert_held(&ring->lock);
 
+	rq->postfix = ring->tail;
 	ret = emit_breadcrumb(ring, ring->next_seqno);
 	if (ret)
 		return ret;
@@ -476,37 +479,26 @@ static void request_mark_objects(struct i915_request *rq, int error)
 }
 
 /**
- * i915_request_wedge - declare the GPU hung
+ * i915_request_wedge - give up on the GPU
  * @i915: the device
  *
- * The first time, the error state is captured (i915_error_capture())
- * with the oldest request not yet completed as the guilty one.  Then the
- * engine is stopped where it is (i915_ring_freeze()); every
- * outstanding request completes with -EIO, and so does any wait on its
- * objects until a new request uses them; new work is refused.
- * Called from the hang check and when the GPU reports an error; safe in
- * any context.
+ * Every outstanding request completes with -EIO, and so does any wait on
+ * its objects until a new request uses them; new work is refused.  The
+ * ring is stopped at its next command boundary (i915_ring_freeze()); a
+ * batch that still runs is stopped only by a reset (i915_reset_wedge()).
+ * Called when a reset is off or failed, and by suspend; safe in any
+ * context.
  */
 void i915_request_wedge(struct i915_device *i915)
 {
 	struct i915_ring *ring = &i915->ring;
-	struct i915_request *rq, *guilty;
+	struct i915_request *rq;
 	unsigned long flags;
 
 	spin_lock_irqsave(&ring->fence_lock, flags);
-	if (!ring->wedged) {
+	if (!ring->wedged)
 		drm_err(&i915->drm, "GPU hung at seqno %u, wedging\n",
 			hws_seqno(ring));
-		/* The oldest request not completed is the one that hung. */
-		guilty = NULL;
-		list_for_each_entry(rq, &ring->requests, link) {
-			if (!dma_fence_is_signaled_locked(&rq->fence)) {
-				guilty = rq;
-				break;
-			}
-		}
-		i915_error_capture(i915, guilty);
-	}
 	WRITE_ONCE(ring->wedged, true);
 	i915_ring_freeze(i915);
 	list_for_each_entry(rq, &ring->requests, link) {
@@ -518,6 +510,39 @@ void i915_request_wedge(struct i915_device *i915)
 	}
 	spin_unlock_irqrestore(&ring->fence_lock, flags);
 	schedule_work(&ring->retire_work);
+}
+
+/**
+ * i915_request_capture_error - capture the error state of a hang
+ * @i915: the device
+ * @guilty: the request the reset found guilty, or NULL
+ *
+ * Called by the reset path before the reset (or the wedge) loses the
+ * engine's registers.  Without @guilty, or if it completed meanwhile,
+ * the oldest request not completed is taken as the one that hung.
+ * Holds &i915_ring.fence_lock across the capture, so that the request
+ * cannot complete (and its objects stay bound) while it is copied.
+ */
+void i915_request_capture_error(struct i915_device *i915,
+				struct i915_request *guilty)
+{
+	struct i915_ring *ring = &i915->ring;
+	struct i915_request *rq;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ring->fence_lock, flags);
+	if (guilty && dma_fence_is_signaled_locked(&guilty->fence))
+		guilty = NULL;
+	if (!guilty) {
+		list_for_each_entry(rq, &ring->requests, link) {
+			if (!dma_fence_is_signaled_locked(&rq->fence)) {
+				guilty = rq;
+				break;
+			}
+		}
+	}
+	i915_error_capture(i915, guilty);
+	spin_unlock_irqrestore(&ring->fence_lock, flags);
 }
 
 /**
@@ -551,17 +576,20 @@ static void hangcheck_work_fn(struct work_struct *work)
 	bool idle = i915_request_idle(i915);
 
 	ring->hang_checks++;
-	if (idle || seqno != ring->hang_seqno) {
+	if (xchg(&ring->hang_error, false) && !idle) {
+		i915_reset_handle(i915);
+	} else if (idle || seqno != ring->hang_seqno) {
 		ring->hang_score = 0;
 	} else {
 		ring->hang_score += acthd == ring->hang_acthd ?
 				    I915_HANG_SCORE_STUCK :
 				    I915_HANG_SCORE_BUSY;
-		if (ring->hang_score >= I915_HANG_SCORE_WEDGE) {
-			i915_request_wedge(i915);
-			ring->hang_score = 0;
-		}
+		if (ring->hang_score >= I915_HANG_SCORE_HUNG)
+			i915_reset_handle(i915);
 	}
+	seqno = hws_seqno(ring);
+	acthd = i915_ring_acthd(i915);
+	idle = i915_request_idle(i915);
 	ring->hang_seqno = seqno;
 	ring->hang_acthd = acthd;
 	/* Idle: the next emission arms the check again. */
@@ -650,11 +678,9 @@ void i915_request_file_close(struct i915_file *fpriv)
  * i915_request_unwedge - put a wedged GPU back to work
  * @i915: the device
  *
- * For debugfs i915_wedged, so that a test that hung the GPU on purpose
- * leaves a working device behind: once every request has completed (with
- * -EIO), the error registers are cleared and the ring is programmed
- * afresh, empty.  This is no GPU reset: it helps only if the engine
- * stopped cleanly on its error, as the model's does.
+ * For debugfs i915_wedged (i915_reset_debugfs_set()), after it reset the
+ * GPU: once every request has completed (with -EIO), the error registers
+ * are cleared and the ring is programmed afresh, empty.
  *
  * Return: 0 (also when the GPU was not wedged), -EBUSY while requests are
  * still outstanding, -EIO if the ring does not restart, -EINTR on a

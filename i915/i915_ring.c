@@ -239,6 +239,72 @@ int i915_ring_start(struct i915_device *i915)
 	return 0;
 }
 
+/* The ring-valid bit sticks, or the ring failed to start. */
+static int ring_wait_valid(struct i915_device *i915)
+{
+	unsigned int waited;
+
+	for (waited = 0; waited < I915_RING_START_US; waited += 100) {
+		if (i915_read(&i915->hw, I915_RING_CTL) & I915_RING_VALID)
+			return 0;
+		usleep_range(100, 200);
+	}
+	if (i915_read(&i915->hw, I915_RING_CTL) & I915_RING_VALID)
+		return 0;
+	drm_err(&i915->drm, "render ring failed to restart\n");
+	return -EIO;
+}
+
+/**
+ * i915_ring_restart - start the ring again after a GPU reset
+ * @i915: the device, its engine just reset (ring registers at their
+ *	reset values), &i915_ring.in_reset set
+ * @head: ring offset to resume from
+ *
+ * Programs the status page and the ring as i915_ring_start() does, but
+ * with HEAD at @head and TAIL at everything emitted so far (including what
+ * was emitted during the reset), so that the GPU runs what is queued from
+ * @head on.  Clears &i915_ring.in_reset.  Called without &i915_ring.lock.
+ *
+ * Return: 0, or -EIO if the ring does not come up.
+ */
+int i915_ring_restart(struct i915_device *i915, u32 head)
+{
+	struct i915_ring *ring = &i915->ring;
+	struct i915_hw *hw = &i915->hw;
+
+	spin_lock(&ring->hw_lock);
+	i915_write(hw, I915_HWS_PGA, hws_pga_value(i915));
+	i915_write(hw, I915_HWSTAM, I915_HWSTAM_USER_ONLY);
+	i915_write(hw, I915_RING_CTL, 0);
+	i915_write(hw, I915_RING_START, ring->gtt_offset);
+	i915_write(hw, I915_RING_HEAD, head);
+	i915_write(hw, I915_RING_TAIL, ring->kicked);
+	i915_write(hw, I915_MI_MODE,
+		   I915_MASKED_BIT_DISABLE(I915_MI_MODE_STOP_RING));
+	i915_write(hw, I915_RING_CTL,
+		   I915_RING_CTL_SIZE(ring->size) | I915_RING_VALID);
+	ring->in_reset = false;
+	spin_unlock(&ring->hw_lock);
+	return ring_wait_valid(i915);
+}
+
+/**
+ * i915_ring_release - a reset leaves the ring stopped
+ * @i915: the device, &i915_ring.in_reset set
+ *
+ * For a reset that wedges the device: the ring stays disabled (until
+ * i915_ring_start()) and emission may touch the tail register again.
+ */
+void i915_ring_release(struct i915_device *i915)
+{
+	struct i915_ring *ring = &i915->ring;
+
+	spin_lock(&ring->hw_lock);
+	ring->in_reset = false;
+	spin_unlock(&ring->hw_lock);
+}
+
 /**
  * i915_ring_suspend - stop the ring before the GPU sleeps
  * @i915: the device, idle
@@ -327,9 +393,19 @@ static u32 ring_space(struct i915_ring *ring, u32 head)
 	return (head - ring->tail - I915_RING_GUARD) & (ring->size - 1);
 }
 
+/* The head, or where it was when a reset that is under way began. */
 static u32 ring_hw_head(struct i915_device *i915)
 {
-	return i915_read(&i915->hw, I915_RING_HEAD) & I915_HEAD_ADDR;
+	struct i915_ring *ring = &i915->ring;
+	u32 head;
+
+	spin_lock(&ring->hw_lock);
+	if (ring->in_reset)
+		head = ring->held_head;
+	else
+		head = i915_read(&i915->hw, I915_RING_HEAD) & I915_HEAD_ADDR;
+	spin_unlock(&ring->hw_lock);
+	return head;
 }
 
 /* The oldest request the GPU has not finished, with a reference, or NULL. */
@@ -402,8 +478,12 @@ static void ring_write_tail(struct i915_device *i915)
 
 	wmb(); /* commands in memory before the tail moves */
 	i915_chipset_flush(&i915->hw);
-	i915_write(&i915->hw, I915_RING_TAIL, ring->tail);
+	spin_lock(&ring->hw_lock);
+	/* During a reset, the restart hands the GPU everything kicked. */
+	if (!ring->in_reset)
+		i915_write(&i915->hw, I915_RING_TAIL, ring->tail);
 	ring->kicked = ring->tail;
+	spin_unlock(&ring->hw_lock);
 }
 
 /**

@@ -162,6 +162,10 @@ static inline unsigned int i915_gms_stolen_mib(u16 gmch_ctrl)
 #define I965_CXT_SIZE			0x21a0
 #define I915_ECOSKPD			0x21d0	/* masked */
 
+/* G4x: video decode clock gating (the VCP must be clocked for a media reset) */
+#define G4X_VDECCLK_GATE_D		0x620c
+#define   G4X_VCP_UNIT_CLOCK_GATE_DISABLE	BIT(4)
+
 /* MCHBAR mirror: DRAM channel configuration (swizzle detection) */
 #define I915_DCC			0x10200
 #define I915_DCC2			0x10204
@@ -172,5 +176,9 @@ static inline unsigned int i915_gms_stolen_mib(u16 gmch_ctrl)
 #define   I915_GDRST_RESET_ENABLE	BIT(0)
 #define   I915_GDRST_RESET_STATUS	BIT(1)
 #define   I915_GDRST_DOMAIN_MASK	(3 << 2)
+#define   I915_GDRST_DOMAIN(d)		((d) << 2)
+#define   I915_GDRST_DOMAIN_FULL	I915_GDRST_DOMAIN(0)
+#define   I915_GDRST_DOMAIN_RENDER	I915_GDRST_DOMAIN(1)
+#define   I915_GDRST_DOMAIN_MEDIA	I915_GDRST_DOMAIN(3)
 
 #endif /* _I915_REG_H_ */

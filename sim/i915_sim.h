@@ -114,6 +114,7 @@ struct i915_sim_engine_regs {
  * @regs: register file, I915_MMIO_SIZE bytes, indexed by offset / 4
  * @gtt: the GTT entries
  * @engine_busy: the command streamer is executing (MI_MODE idle reads 0)
+ * @in_reset: GDRST holds the render engine in reset: nothing executes
  * @kick: command streamer hook, called under @lock after a write to the
  *	render ring's TAIL or CTL or to MI_MODE and after a GDRST reset;
  *	NULL while there is none; must not sleep
@@ -155,6 +156,7 @@ struct i915_sim {
 	u32 *regs;
 	u32 *gtt;
 	bool engine_busy;
+	bool in_reset;
 	void (*kick)(struct i915_sim *sim);
 	struct i915_sim_cs *cs;
 
@@ -187,6 +189,8 @@ u32 i915_sim_mmio_read(struct i915_sim *sim, u32 reg);
 void i915_sim_mmio_write(struct i915_sim *sim, u32 reg, u32 val);
 void i915_sim_mmio_write_gpu(struct i915_sim *sim, u32 reg, u32 val);
 void i915_sim_engine_reset(struct i915_sim *sim);
+bool i915_sim_engine_reset_done(struct i915_sim *sim);
+void i915_sim_engine_reset_end(struct i915_sim *sim);
 void i915_sim_power_off(struct i915_sim *sim);
 void i915_sim_power_on(struct i915_sim *sim);
 void i915_sim_irq_raise(struct i915_sim *sim, u32 bits);
@@ -240,6 +244,7 @@ void i915_sim_pci_destroy(struct i915_sim *sim);
 /* i915_sim_cs.c: the render command streamer */
 int i915_sim_cs_init(struct i915_sim *sim);
 void i915_sim_cs_fini(struct i915_sim *sim);
+bool i915_sim_cs_quiet_locked(struct i915_sim_cs *cs);
 void i915_sim_cs_debugfs_init(struct i915_sim *sim, struct dentry *dir);
 
 /* i915_sim_debugfs.c */

@@ -9,8 +9,11 @@
  * GTT, executes it and moves on: HEAD (with its wrap count) in the ring,
  * its own batch pointer in a batch.  ACTHD holds the GTT address of the
  * command being executed; MI_MODE reads idle (bit 9) and INSTDONE all
- * done once nothing is left.  Writes to TAIL, RING_CTL or MI_MODE (and a
- * GDRST reset) kick the thread through &i915_sim.kick.  &i915_sim.lock is
+ * done once nothing is left.  STOP_RING holds the engine only between two
+ * commands of the ring: a batch runs on to its end (an arbitration point
+ * inside it is the "strict" model's business), so a batch that loops
+ * keeps the engine until a GDRST reset.  Writes to TAIL, RING_CTL or
+ * MI_MODE (and a GDRST reset) kick the thread through &i915_sim.kick.  &i915_sim.lock is
  * held only to read and update the engine state between two commands;
  * memory is read again for every command (nothing of a batch is cached),
  * and a command may take long (a blit) without holding anything.
@@ -79,6 +82,13 @@
  * A command the ring does not yet hold completely (its end is past TAIL)
  * waits for TAIL to move.  A batch that loops for ever keeps the thread
  * busy but preemptible; the driver's hang check sees no progress.
+ *
+ * GDRST (i915_sim_engine_reset()) stops the engine wherever it is: the
+ * command being executed ends early and commits nothing (its epoch is
+ * gone), the batch, wait, stall and error are forgotten, and nothing runs
+ * while the reset is asserted.  The reset reads complete in config space
+ * only once the thread is between commands (i915_sim_cs_quiet_locked()),
+ * so no write of the old stream lands after the driver saw it complete.
  *
  * Module parameter cmd_delay_us (0644, microseconds, default 0, at
  * most 1000000): the time the command streamer spends on every command,
@@ -152,6 +162,20 @@ static bool stop_requested_locked(struct i915_sim *sim)
 	return *reg(sim, I915_MI_MODE) & I915_MI_MODE_STOP_RING;
 }
 
+/*
+ * Held still: GDRST holds the engine in reset, or STOP_RING is set and
+ * the engine stands between two commands of the ring.  STOP_RING does not
+ * stop a batch: it runs to its MI_BATCH_BUFFER_END (one that loops, until
+ * a reset).
+ */
+static bool cs_held_locked(struct i915_sim_cs *cs)
+{
+	struct i915_sim *sim = cs->sim;
+
+	lockdep_assert_held(&sim->lock);
+	return sim->in_reset || (stop_requested_locked(sim) && !cs->in_batch);
+}
+
 /* Work is queued: the ring is valid and a batch runs or HEAD != TAIL. */
 static bool cs_pending_locked(struct i915_sim_cs *cs)
 {
@@ -170,7 +194,7 @@ static void cs_update_busy_locked(struct i915_sim_cs *cs)
 
 	lockdep_assert_held(&sim->lock);
 	busy = cs->executing ||
-	       (cs_pending_locked(cs) && !stop_requested_locked(sim));
+	       (cs_pending_locked(cs) && !cs_held_locked(cs));
 	sim->engine_busy = busy;
 	*reg(sim, sim->eng.instdone) = busy ? I915_SIM_INSTDONE_BUSY :
 					      I915_SIM_INSTDONE_IDLE;
@@ -185,7 +209,7 @@ static bool cs_ready_locked(struct i915_sim_cs *cs, const struct ring_state *r)
 	struct i915_sim *sim = cs->sim;
 
 	lockdep_assert_held(&sim->lock);
-	if (!r->valid || cs->halted || stop_requested_locked(sim))
+	if (!r->valid || cs->halted || cs_held_locked(cs))
 		return false;
 	if (cs->waiting) {
 		if (*reg(sim, I915_RING_CTL) & I915_RING_WAIT)
@@ -233,10 +257,22 @@ static void cs_kick(struct i915_sim *sim)
 	struct i915_sim_cs *cs = sim->cs;
 
 	lockdep_assert_held(&sim->lock);
-	if (!(*reg(sim, I915_RING_CTL) & I915_RING_VALID))
+	if (!(*reg(sim, I915_RING_CTL) & I915_RING_VALID) || sim->in_reset)
 		cs_reset_locked(cs);
 	cs_update_busy_locked(cs);
 	wake_up_process(cs->task);
+}
+
+/**
+ * i915_sim_cs_quiet_locked - is no command being executed?
+ * @cs: the command streamer, the model's lock held
+ *
+ * Return: true when the thread is between two commands (or asleep).
+ */
+bool i915_sim_cs_quiet_locked(struct i915_sim_cs *cs)
+{
+	lockdep_assert_held(&cs->sim->lock);
+	return !cs->executing;
 }
 
 /* Take the engine's halting error into the error registers. */

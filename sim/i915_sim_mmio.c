@@ -252,32 +252,75 @@ void i915_sim_page_fault_locked(struct i915_sim *sim, u32 pgtbl_er)
 }
 
 /**
- * i915_sim_engine_reset - the render engine is reset (GDRST)
+ * i915_sim_engine_reset - GDRST asserts the render domain's reset
  * @sim: the model
  *
- * Stops the ring and clears the engine's error state; the GTT, interrupt
- * enables and masks are kept.  The command streamer abandons what it was
- * executing (its kick sees the ring disabled).
+ * The engine stops wherever it is (in the ring, in a batch, in a batch
+ * that loops) and stays stopped while @sim->in_reset: the command it was
+ * executing ends early (i915_sim_cs_aborted()) and commits nothing.  The
+ * ring registers, the engine's error and status registers, HWS_PGA and
+ * the interrupt registers go back to their power-on values (interrupts
+ * masked and disabled, nothing latched, the line quiet); memory, the GTT
+ * and PGTBL_CTL are untouched.  i915_sim_engine_reset_done() says when
+ * the engine has stopped, i915_sim_engine_reset_end() releases it.
  */
 void i915_sim_engine_reset(struct i915_sim *sim)
 {
-	static const u32 ring_regs[] = {
+	static const u32 zeroed[] = {
 		I915_RING_TAIL, I915_RING_HEAD, I915_RING_START, I915_RING_CTL,
-		I915_MI_MODE, I915_INSTPM,
+		I915_MI_MODE, I915_INSTPM, I915_HWS_PGA, I915_IER, I915_IIR,
+		I915_ISR, I915_ESR, I915_EIR,
 	};
 	unsigned long flags;
 	unsigned int i;
 
 	raw_spin_lock_irqsave(&sim->lock, flags);
-	for (i = 0; i < ARRAY_SIZE(ring_regs); i++)
-		*reg_ptr(sim, ring_regs[i]) = 0;
+	sim->in_reset = true;
+	for (i = 0; i < ARRAY_SIZE(zeroed); i++)
+		*reg_ptr(sim, zeroed[i]) = 0;
+	*reg_ptr(sim, I915_IMR) = I915_SIM_IMR_RESET;
+	*reg_ptr(sim, I915_EMR) = I915_SIM_EMR_RESET;
+	*reg_ptr(sim, I915_HWSTAM) = I915_SIM_HWSTAM_RESET;
 	*reg_ptr(sim, sim->eng.acthd) = 0;
+	*reg_ptr(sim, sim->eng.dma_fadd) = 0;
 	*reg_ptr(sim, sim->eng.ipeir) = 0;
 	*reg_ptr(sim, sim->eng.ipehr) = 0;
 	*reg_ptr(sim, sim->eng.instdone) = I915_SIM_INSTDONE_IDLE;
-	*reg_ptr(sim, I915_ESR) = 0;
-	*reg_ptr(sim, I915_EIR) = 0;
-	error_update_locked(sim);
+	if (sim->kick)
+		sim->kick(sim);
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+/**
+ * i915_sim_engine_reset_done - has the engine stopped since its reset?
+ * @sim: the model, i915_sim_engine_reset() called
+ *
+ * Return: true once no command fetched before the reset is still being
+ * executed (a long blit notices the reset between two spans).
+ */
+bool i915_sim_engine_reset_done(struct i915_sim *sim)
+{
+	unsigned long flags;
+	bool done;
+
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	done = !sim->cs || i915_sim_cs_quiet_locked(sim->cs);
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
+	return done;
+}
+
+/**
+ * i915_sim_engine_reset_end - GDRST releases the render domain's reset
+ * @sim: the model
+ *
+ * The engine may run again once the driver has programmed its ring.
+ */
+void i915_sim_engine_reset_end(struct i915_sim *sim)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	sim->in_reset = false;
 	if (sim->kick)
 		sim->kick(sim);
 	raw_spin_unlock_irqrestore(&sim->lock, flags);

@@ -21,8 +21,11 @@
  * device alone); BARs size and decode as on the real part (Gen3: BAR 0
  * MMIO, BAR 2 aperture, BAR 3 GTT; Gen4: 64-bit BAR 0 MMIO + GTT, 64-bit
  * BAR 2 aperture); one capability, power management (no MSI); GDRST
- * (0xc0) resets the render engine and reports completion at once in the
- * generation's style.
+ * (0xc0) resets the render engine (i915_sim_engine_reset()) and reports
+ * completion in the generation's style once the engine has stopped: the
+ * status bit on 915/945/965 while the enable bit is held, the enable bit
+ * clearing itself on G33, Pineview and G4x.  A media-domain reset (G4x)
+ * leaves the render engine alone.
  *
  * Power: PMCSR takes D0 and D3hot (D1 and D2 writes are ignored).  D3hot
  * powers the GPU down (i915_sim_power_off(): registers, GTT and engine
@@ -267,31 +270,68 @@ static void cfg_init_bridge(struct i915_sim_pci *pci)
 	cfg_put(cfg, I915_GMCH_CTRL, pci->sim->gmch_ctrl, 2);
 }
 
-/*
- * A GDRST reset completes at once.  915/945/965 report it in the status
- * bit while the enable bit is set; G33, Pineview and G4x clear the enable
- * bit when done.
- */
-static void cfg_gdrst_written(struct i915_sim_pci *pci)
-{
-	u8 *gdrst = &pci->cfg[I915_PCI_GDRST];
-	bool status_style = !(pci->sim->chip->flags &
-			      (I915_SIM_G33 | I915_SIM_G4X));
-
-	if (*gdrst & I915_GDRST_RESET_ENABLE) {
-		i915_sim_engine_reset(pci->sim);
-		if (status_style)
-			*gdrst |= I915_GDRST_RESET_STATUS;
-		else
-			*gdrst &= ~I915_GDRST_RESET_ENABLE;
-	} else {
-		*gdrst &= ~I915_GDRST_RESET_STATUS;
-	}
-}
-
 static bool cfg_hits(int where, int size, unsigned int reg)
 {
 	return reg >= where && reg < where + size;
+}
+
+static bool gdrst_status_style(struct i915_sim_pci *pci)
+{
+	return !(pci->sim->chip->flags & (I915_SIM_G33 | I915_SIM_G4X));
+}
+
+/* The render engine is in the domain a GDRST request names. */
+static bool gdrst_resets_render(u8 gdrst)
+{
+	return (gdrst & I915_GDRST_DOMAIN_MASK) != I915_GDRST_DOMAIN_MEDIA;
+}
+
+/*
+ * GDRST written.  Setting the enable bit asserts the reset of the named
+ * domain (full and render stop the render engine; the model has no media
+ * engine, so a media reset has nothing to stop).  915/945/965 hold the
+ * reset while the enable bit stays set and report it in the status bit
+ * (cfg_gdrst_update()); clearing the enable bit releases it and the status
+ * bit.  G33, Pineview and G4x end the reset themselves and clear the enable
+ * bit once it is done.
+ */
+static void cfg_gdrst_written(struct i915_sim_pci *pci, u8 old)
+{
+	u8 *gdrst = &pci->cfg[I915_PCI_GDRST];
+
+	lockdep_assert_held(&pci->cfg_lock);
+	if (*gdrst & I915_GDRST_RESET_ENABLE) {
+		if (!(old & I915_GDRST_RESET_ENABLE) &&
+		    gdrst_resets_render(*gdrst))
+			i915_sim_engine_reset(pci->sim);
+		return;
+	}
+	*gdrst &= ~I915_GDRST_RESET_STATUS;
+	if ((old & I915_GDRST_RESET_ENABLE) && gdrst_resets_render(old))
+		i915_sim_engine_reset_end(pci->sim);
+}
+
+/*
+ * Before GDRST is read: a reset in progress completes once the engine has
+ * stopped, i.e. once no command fetched before the reset is still being
+ * executed.
+ */
+static void cfg_gdrst_update(struct i915_sim_pci *pci)
+{
+	u8 *gdrst = &pci->cfg[I915_PCI_GDRST];
+	bool render = gdrst_resets_render(*gdrst);
+
+	lockdep_assert_held(&pci->cfg_lock);
+	if (!(*gdrst & I915_GDRST_RESET_ENABLE) ||
+	    (render && !i915_sim_engine_reset_done(pci->sim)))
+		return;
+	if (gdrst_status_style(pci)) {
+		*gdrst |= I915_GDRST_RESET_STATUS;
+		return;
+	}
+	*gdrst &= ~I915_GDRST_RESET_ENABLE;
+	if (render)
+		i915_sim_engine_reset_end(pci->sim);
 }
 
 static bool cfg_present(struct pci_bus *bus, unsigned int devfn, int where,
@@ -314,6 +354,9 @@ static int sim_cfg_read(struct pci_bus *bus, unsigned int devfn, int where,
 	}
 
 	raw_spin_lock_irqsave(&pci->cfg_lock, flags);
+	if (devfn == I915_SIM_GPU_DEVFN && !pci->cold &&
+	    cfg_hits(where, size, I915_PCI_GDRST))
+		cfg_gdrst_update(pci);
 	if (devfn != I915_SIM_GPU_DEVFN)
 		*val = cfg_get(pci->bridge_cfg, where, size);
 	else if (pci->cold)
@@ -330,6 +373,7 @@ static int sim_cfg_write(struct pci_bus *bus, unsigned int devfn, int where,
 	struct i915_sim_pci *pci = bus_to_sim_pci(bus);
 	unsigned long flags;
 	u32 pmcsr;
+	u8 gdrst;
 	int i;
 
 	if (!cfg_present(bus, devfn, where, size))
@@ -341,6 +385,7 @@ static int sim_cfg_write(struct pci_bus *bus, unsigned int devfn, int where,
 	if (pci->cold)
 		goto out_unlock;
 	pmcsr = cfg_get(pci->cfg, SIM_PMCSR, 2);
+	gdrst = pci->cfg[I915_PCI_GDRST];
 	for (i = 0; i < size; i++) {
 		u8 wmask = pci->wmask[where + i];
 		u8 byte = val >> (8 * i);
@@ -352,7 +397,7 @@ static int sim_cfg_write(struct pci_bus *bus, unsigned int devfn, int where,
 		WRITE_ONCE(pci->sim->pci_command,
 			   cfg_get(pci->cfg, PCI_COMMAND, 2));
 	if (cfg_hits(where, size, I915_PCI_GDRST))
-		cfg_gdrst_written(pci);
+		cfg_gdrst_written(pci, gdrst);
 	if (cfg_hits(where, size, SIM_PMCSR))
 		cfg_pmcsr_written(pci, pmcsr);
 out_unlock:

@@ -3,22 +3,22 @@
  * gem_exec_hang_badcmd: a batch with a command the GPU does not know.
  *
  * The command streamer stops with an error (the model sets its error
- * registers, as hardware would), the request never completes, and the
- * driver wedges the device (debugfs i915_wedged reads 1): the waiter
- * gets EIO within seconds, so do PREAD of the batch, new execbuffers and
- * THROTTLE, and the VM carries on.  Then writing i915_wedged restarts
- * the ring and the GPU works again (recover).
+ * registers and raises the error interrupt, as hardware would), and the
+ * driver resets the GPU at once: the waiter gets EIO within seconds, so
+ * does PREAD of the batch; what ran before the bad command landed,
+ * nothing after it did; the device is not wedged (debugfs i915_wedged
+ * reads 0) and the same client's next batch runs.  With reset=0 the
+ * device is wedged instead (reset0_wedges), new execbuffers and THROTTLE
+ * get EIO, and reset=1 plus a write of i915_wedged recover it.
  *
  * The same for every MI opcode outside the generation's command list and
  * every multi-dword MI command with a length it does not have, in
  * non-secure and secure batches (unknown_mi_opcodes, bad_mi_lengths):
- * IPEHR holds the header, ACTHD its address.  privileged_g4x: on G4x a
- * privileged command in a non-secure batch is dropped without stopping
- * the engine, and its privilege error interrupt wedges the device today.
- *
- * Like gem_exec_hang_loop, this needs a device that is not wedged yet
- * (the bench reloads the module after every program with "hang" in its
- * name); it skips if the device is wedged already.
+ * IPEHR holds the header, ACTHD its address, the GPU is reset each time
+ * (the client made unbannable, as root may, so that ninety hangs in a
+ * row do not ban it).  privileged_g4x: on G4x a privileged command in a
+ * non-secure batch is dropped without stopping the engine; its privilege
+ * error interrupt is counted, the batch completes and nothing is reset.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -33,37 +33,52 @@
 #define HANGCHECK_MS	250
 #define BAD_HEADER	0x2badc0deu	/* client 1: reserved on Gen3/Gen4 */
 
-static void subtest_unknown_command(void)
+/* @target seen as a 64 x 16 surface of 32 bpp */
+static struct surf target_surf(struct bo *target)
 {
-	int fd = drm_open_driver();
+	return (struct surf){ target, 256, 4, 64, 16 };
+}
+
+/* XY_COLOR_BLT of one pixel, dword @index of @target, to @value */
+static void emit_pixel(struct batch *b, struct bo *target, int index,
+		       uint32_t value)
+{
+	struct surf s = target_surf(target);
+
+	emit_xy_fill(b, &s, index, 0, 1, 1, value);
+}
+
+/* the bad command hangs the GPU: EIO for its waiters */
+static void bad_command_hangs(int fd, bool wedges)
+{
 	struct batch *b;
 	struct bo target;
 	int64_t forever = -1;
 	uint32_t *map, dw;
 	double t0, took;
-	long long ipehr, eir;
+	long long errors;
 	int ret;
 
 	gem_require_unwedged(fd, HANGCHECK_MS);
+	gem_set_reset(!wedges);
 	b = batch_new(fd);
 	bo_init(&target, fd, PAGE_SZ);
-	/* a store that runs, the bad command, a store that must not run */
-	emit_store_dword(b, &target, 0, 0x600d);
+	/* a fill that runs, the bad command, a fill that must not run */
+	emit_pixel(b, &target, 0, 0x600d);
 	batch_emit(b, BAD_HEADER);
 	batch_emit(b, MI_NOOP);
-	emit_store_dword(b, &target, 4, 0xbad);
+	emit_pixel(b, &target, 1, 0xbad);
+	errors = sim_cs_value("errors");
 	t0 = igt_now();
 	batch_submit(b);
 	ret = __gem_wait(fd, target.handle, &forever);
 	took = igt_now() - t0;
 	igt_info("WAIT returned %s after %.2f s", igt_errname(ret), took);
 	igt_assert_err(ret, -EIO);
-	igt_assert(took < 15);
-
-	ipehr = sim_reg("IPEHR");
-	eir = sim_reg("EIR");
-	igt_info("model: IPEHR %#llx EIR %#llx", ipehr, eir);
-	igt_assert_eq_u64(ipehr, BAD_HEADER);
+	/* an error interrupt: no need to wait for 3 hang checks */
+	igt_assert(took < 3 * HANGCHECK_MS / 1000.0 + 2);
+	/* the model halted on it (the reset cleared its error registers) */
+	igt_assert_eq(sim_cs_value("errors"), errors + 1);
 
 	/* what ran before the bad command ran; nothing after it */
 	igt_assert_err(__gem_set_domain(fd, target.handle,
@@ -75,24 +90,48 @@ static void subtest_unknown_command(void)
 	igt_assert_eq_u64(map[0], 0x600d);
 	munmap(map, PAGE_SZ);
 
-	/* PREAD waits for the hung batch: EIO; and no more GPU work */
+	/* PREAD waits for the hung batch: EIO */
 	igt_assert_err(__gem_read(fd, b->bo.handle, 0, &dw, 4), -EIO);
-	igt_assert_eq(gem_wedged_debugfs(fd), 1);
-	igt_assert(gem_is_wedged(fd));
+	igt_assert_eq(gem_wedged_debugfs(fd), wedges);
+	igt_assert_eq(gem_is_wedged(fd), wedges);
 	batch_free(b);
 	b = batch_new(fd);
-	emit_store_dword(b, &target, 8, 1);
-	igt_assert_err(__batch_submit(b, 0), -EIO);
-	igt_assert_err(__gem_throttle(fd), -EIO);
+	emit_pixel(b, &target, 2, 1);
+	if (wedges) {
+		/* no more GPU work */
+		igt_assert_err(__batch_submit(b, 0), -EIO);
+		igt_assert_err(__gem_throttle(fd), -EIO);
+	} else {
+		/* the next batch runs; the hung one's error is forgotten */
+		batch_submit(b);
+		gem_sync(fd, target.handle);
+		gem_read(fd, target.handle, 8, &dw, 4);
+		igt_assert_eq_u64(dw, 1);
+	}
 	batch_free(b);
 	bo_fini(&target, fd);
+}
+
+static void subtest_unknown_command(void)
+{
+	int fd = drm_open_driver();
+
+	bad_command_hangs(fd, false);
 	close(fd);
 }
 
-/* debugfs i915_wedged restarts the ring the bad command stopped */
+static void subtest_reset0_wedges(void)
+{
+	int fd = drm_open_driver();
+
+	bad_command_hangs(fd, true);
+	close(fd);
+}
+
+/* reset=1 and debugfs i915_wedged reset the GPU and unwedge it */
 static void subtest_recover(void)
 {
-	gem_recover_wedged("unknown_command");
+	gem_recover_wedged("reset0_wedges");
 }
 
 static void on_alarm(int sig)
@@ -136,12 +175,12 @@ static void subtest_error_survives_failed_exec(void)
 	igt_assert_eq(sigaction(SIGALRM, &sa, NULL), 0);
 	b = batch_new(fd);
 	bo_init(&target, fd, PAGE_SZ);
-	emit_store_dword(b, &target, 0, 0x600d);
+	emit_pixel(b, &target, 0, 0x600d);
 	batch_emit(b, BAD_HEADER);
 	batch_emit(b, MI_NOOP);
 	batch_submit(b);
 	igt_assert_err(__gem_wait(fd, target.handle, &forever), -EIO);
-	gem_unwedge(fd);
+	igt_assert_eq(gem_wedged_debugfs(fd), 0);
 	igt_assert_err(__gem_wait(fd, target.handle, &poll), -EIO);
 
 	/* a slow batch (~5 s), then small ones until the ring is full */
@@ -206,10 +245,9 @@ static long long error_interrupts(int fd)
 /*
  * Run @cmd (@n dwords) between two markers in a batch (secure if
  * @secure) and expect an instruction error there: the batch ends with
- * EIO (today's driver wedges the device on any error), the model's
- * IPEHR holds the header and ACTHD the command's address, the marker
- * before it landed and the one after it did not.  The device is
- * unwedged again.
+ * EIO (the driver resets the GPU), the model's IPEHR holds the header
+ * and ACTHD the command's address, the marker before it landed and the
+ * one after it did not, and the device is not wedged.
  */
 static void expect_instruction_error(int fd, const uint32_t *cmd,
 				     unsigned int n, bool secure,
@@ -243,8 +281,7 @@ static void expect_instruction_error(int fd, const uint32_t *cmd,
 	igt_assert_eq_u64(map[0], MARK_A);
 	igt_assert_eq_u64(map[1], 0);
 	munmap(map, PAGE_SZ);
-	igt_assert_eq(gem_wedged_debugfs(fd), 1);
-	gem_unwedge(fd);
+	igt_assert_eq(gem_wedged_debugfs(fd), 0);
 
 	batch_free(b);
 	bo_fini(&target, fd);
@@ -263,6 +300,7 @@ static void subtest_unknown_mi_opcodes(void)
 
 	gem_require_unwedged(fd, HANGCHECK_MS);
 	igt_assert_ok(gem_set_master(fd));
+	gem_set_unbannable(fd);
 	for (op = 0; op < 64; op++) {
 		uint32_t cmd[2] = { MI_INSTR(op, 0), MI_NOOP };
 
@@ -294,6 +332,7 @@ static void subtest_bad_mi_lengths(void)
 
 	gem_require_unwedged(fd, HANGCHECK_MS);
 	igt_assert_ok(gem_set_master(fd));
+	gem_set_unbannable(fd);
 	rules = mi_rules(&n);
 	for (i = 0; i < n; i++) {
 		const struct mi_rule *r = &rules[i];
@@ -347,6 +386,7 @@ static void subtest_privileged_g4x(void)
 		long long irqs = error_interrupts(fd);
 		long long errors = sim_cs_value("errors");
 		long long dropped = sim_cs_value("privileged_noops");
+		uint32_t resets = gem_reset_count(fd);
 		struct batch *b;
 		struct bo target;
 		int64_t forever = -1;
@@ -381,7 +421,7 @@ static void subtest_privileged_g4x(void)
 		}
 		emit_store_dword(b, &target, 4, MARK_B);
 		batch_submit(b);
-		igt_assert_err(__gem_wait(fd, target.handle, &forever), -EIO);
+		igt_assert_ok(__gem_wait(fd, target.handle, &forever));
 
 		igt_info("%-24s non-secure: error interrupts +%lld, dropped +%lld, NOPID %#llx",
 			 r->name, error_interrupts(fd) - irqs,
@@ -394,10 +434,12 @@ static void subtest_privileged_g4x(void)
 		igt_assert_eq(sim_reg("NOPID"), 0x5eed);
 		map = gem_mmap__cpu(fd, target.handle, 0, PAGE_SZ);
 		igt_assert_eq_u64(map[0], MARK_A);
+		igt_assert_eq_u64(map[1], MARK_B);
 		igt_assert_eq_u64(map[2], 0);
 		munmap(map, PAGE_SZ);
-		igt_assert_eq(gem_wedged_debugfs(fd), 1);
-		gem_unwedge(fd);
+		/* a dropped command is no hang: nothing was reset */
+		igt_assert_eq(gem_wedged_debugfs(fd), 0);
+		igt_assert_eq(gem_reset_count(fd), resets);
 		batch_free(b);
 		bo_fini(&target, fd);
 		walked++;
@@ -408,6 +450,7 @@ static void subtest_privileged_g4x(void)
 
 static const struct igt_subtest tests[] = {
 	SUBTEST_T(unknown_command, 60),
+	SUBTEST_T(reset0_wedges, 60),
 	SUBTEST(recover),
 	SUBTEST_T(error_survives_failed_exec, 90),
 	SUBTEST_T(unknown_mi_opcodes, 300),

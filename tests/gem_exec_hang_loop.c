@@ -2,19 +2,21 @@
 /*
  * gem_exec_hang_loop: a batch that never ends.
  *
- * The batch stores into a target, then jumps back to its own start with
+ * The batch fills a target, then jumps back to its own start with
  * MI_BATCH_BUFFER_START, forever.  The hang check sees no breadcrumb
- * while the engine keeps running (ACTHD moves) for 30 intervals and
- * wedges the device (debugfs i915_wedged reads 1): every waiter (WAIT,
- * SET_DOMAIN, PREAD, another process blocked in WAIT) gets EIO within
- * seconds, new execbuffers and THROTTLE get EIO, and everything that
- * does not need the GPU still works; the VM carries on.  The driver
- * stops the looping engine when it wedges (MI_MODE STOP_RING).
+ * while the engine keeps running and declares the GPU hung:
  *
- * A wedged device stays wedged until the module is reloaded or debugfs
- * i915_wedged is written, which restarts the idle ring (recover).  The
- * bench reloads the module after every program with "hang" in its
- * name, and this one skips if it finds the device wedged already.
+ *  - loop_resets (reset=1, the default): the GPU is reset; every waiter
+ *    of the hung batch (WAIT, SET_DOMAIN, PREAD, another process blocked
+ *    in WAIT) gets EIO within seconds, the engine no longer loops (its
+ *    command count stays put: STOP_RING alone let a command through now
+ *    and then), the device is not wedged and the same client's next
+ *    blit lands;
+ *  - reset0_wedges (reset=0): the device is wedged instead (debugfs
+ *    i915_wedged reads 1), the engine stopped all the same;
+ *    wedged_refuses_work: new execbuffers and THROTTLE get EIO, and
+ *    everything that does not need the GPU still works; recover: reset=1
+ *    and a write of debugfs i915_wedged bring it back.
  */
 #include <unistd.h>
 
@@ -23,12 +25,19 @@
 #define HANGCHECK_MS	100
 #define LIMIT_S		15.0	/* 30 checks of 100 ms, with lots of slack */
 
-/* store 0x1eaf into @target, then loop: jump to the batch's start */
+/* @target seen as a 64 x 16 surface of 32 bpp */
+static struct surf target_surf(struct bo *target)
+{
+	return (struct surf){ target, 256, 4, 64, 16 };
+}
+
+/* fill @target with 0x1eaf, then loop: jump to the batch's start */
 static struct batch *emit_loop(int fd, struct bo *target)
 {
 	struct batch *b = batch_new(fd);
+	struct surf s = target_surf(target);
 
-	emit_store_dword(b, target, 0, 0x1eaf);
+	emit_xy_fill(b, &s, 0, 0, 64, 16, 0x1eaf);
 	emit_batch_start(b, &b->bo, 0);
 	return b;
 }
@@ -58,18 +67,19 @@ static int waiter(void *arg)
 #define LONG_CHECKS		10
 #define PROBE_NOOPS		200
 
-/* Run @noops MI_NOOPs and a store of @value into @target; seconds taken. */
+/* Run @noops MI_NOOPs and a 1-pixel fill of @value; seconds taken. */
 static double run_noops(int fd, struct bo *target, unsigned int noops,
 			uint32_t value)
 {
 	struct batch *b = batch_new(fd);
+	struct surf s = target_surf(target);
 	uint32_t got;
 	unsigned int i;
 	double t0, took;
 
 	for (i = 0; i < noops; i++)
 		batch_emit(b, MI_NOOP);
-	emit_store_dword(b, target, 0, value);
+	emit_xy_fill(b, &s, 0, 0, 1, 1, value);
 	t0 = igt_now();
 	batch_submit(b);
 	gem_sync(fd, target->handle);
@@ -103,9 +113,9 @@ static void subtest_long_batch_lives(void)
 	close(fd);
 }
 
-static void subtest_loop_wedges(void)
+/* the looping batch: WAIT (here and in another process) says EIO */
+static void loop_hangs(int fd, bool wedges)
 {
-	int fd = drm_open_driver();
 	struct batch *b;
 	struct bo target;
 	int64_t forever = -1;
@@ -116,6 +126,7 @@ static void subtest_loop_wedges(void)
 	int ret;
 
 	gem_require_unwedged(fd, HANGCHECK_MS);
+	gem_set_reset(!wedges);
 	bo_init(&target, fd, PAGE_SZ);
 	b = emit_loop(fd, &target);
 	t0 = igt_now();
@@ -138,15 +149,47 @@ static void subtest_loop_wedges(void)
 	igt_assert_eq(gem_busy(fd, target.handle), 0);
 	igt_assert_eq(gem_busy(fd, b->bo.handle), 0);
 	igt_assert_err(__gem_read(fd, b->bo.handle, 0, &dw, 4), -EIO);
-	igt_assert_eq(gem_wedged_debugfs(fd), 1);
+	igt_assert_eq(gem_wedged_debugfs(fd), wedges);
 
-	/* and the engine no longer loops: the driver stopped it */
+	/* and the engine no longer loops: the reset stopped it */
 	commands = sim_cs_value("commands");
 	usleep(200 * 1000);
 	igt_assert_eq(sim_cs_value("commands"), commands);
 
 	batch_free(b);
 	bo_fini(&target, fd);
+}
+
+static void subtest_loop_resets(void)
+{
+	int fd = drm_open_driver();
+	struct bo t;
+	struct surf s;
+	struct ref r;
+	struct batch *b;
+
+	loop_hangs(fd, false);
+	/* the device was reset, not wedged: the same client draws again */
+	igt_assert(!gem_is_wedged(fd));
+	bo_init(&t, fd, PAGE_SZ);
+	s = target_surf(&t);
+	ref_init(&r, &s, t.size);
+	b = batch_new(fd);
+	emit_xy_fill(b, &s, 3, 2, 40, 9, 0x600d);
+	ref_fill(&r, 3, 2, 40, 9, 0x600d);
+	batch_submit(b);
+	check_surface(fd, t.handle, &r, "a fill after the reset");
+	ref_fini(&r);
+	batch_free(b);
+	bo_fini(&t, fd);
+	close(fd);
+}
+
+static void subtest_reset0_wedges(void)
+{
+	int fd = drm_open_driver();
+
+	loop_hangs(fd, true);
 	close(fd);
 }
 
@@ -159,12 +202,14 @@ static void subtest_wedged_refuses_work(void)
 	struct drm_i915_gem_exec_object v1obj = { 0 };
 	uint32_t data[256], back[256];
 	int64_t timeout = 0;
+	struct surf s;
 	struct bo t;
 
 	if (!gem_is_wedged(fd))
-		igt_fail("the device is not wedged (did loop_wedges run?)");
+		igt_fail("the device is not wedged (did reset0_wedges run?)");
 	bo_init(&t, fd, PAGE_SZ);
-	emit_store_dword(b, &t, 0, 1);
+	s = target_surf(&t);
+	emit_xy_fill(b, &s, 0, 0, 1, 1, 1);
 	igt_assert_err(__batch_submit(b, 0), -EIO);
 	igt_assert_err(__gem_throttle(fd), -EIO);
 
@@ -189,15 +234,16 @@ static void subtest_wedged_refuses_work(void)
 	close(fd);
 }
 
-/* debugfs i915_wedged restarts the ring once the hung batch is gone */
+/* reset=1 and debugfs i915_wedged reset the GPU and unwedge it */
 static void subtest_recover(void)
 {
-	gem_recover_wedged("loop_wedges");
+	gem_recover_wedged("reset0_wedges");
 }
 
 static const struct igt_subtest tests[] = {
 	SUBTEST_T(long_batch_lives, 60),
-	SUBTEST_T(loop_wedges, 60),
+	SUBTEST_T(loop_resets, 60),
+	SUBTEST_T(reset0_wedges, 60),
 	SUBTEST(wedged_refuses_work),
 	SUBTEST(recover),
 };

@@ -73,6 +73,7 @@ static void subtest_busy(void)
 	int fd = drm_open_driver();
 	struct batch *b;
 	struct bo target;
+	struct surf s;
 	long long c0, c1, c2, c3;
 	double t0, took;
 	uint32_t got;
@@ -87,15 +88,16 @@ static void subtest_busy(void)
 	c0 = hang_checks(fd);
 
 	/* about 18 commands of 30 ms: the engine moves between checks */
+	s = (struct surf){ &target, 256, 4, 64, 16 };
 	sim_set_cmd_delay(30 * 1000);
 	for (i = 0; i < 10; i++)
-		emit_store_dword(b, &target, 0, i + 1);
+		emit_xy_fill(b, &s, 0, 0, 1, 1, i + 1);
 	t0 = igt_now();
 	batch_submit_sync(b);
 	took = igt_now() - t0;
 	sim_set_cmd_delay(0);
 	c1 = hang_checks(fd);
-	igt_info("hang checks during a %d-store batch of %.2f s: %lld", i,
+	igt_info("hang checks during a %d-fill batch of %.2f s: %lld", i,
 		 took, c1 - c0);
 	igt_assert(c1 - c0 >= 2);
 	igt_assert(!gem_is_wedged(fd));

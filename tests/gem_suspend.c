@@ -18,9 +18,9 @@
  *    the GPU keeps its power (the model counts no power cycle), but the
  *    driver pointed the whole GTT at scratch when it suspended;
  *  - s3_hung: a batch that loops for ever is running when "mem" is
- *    written: suspend waits for it until the hang check wedges the GPU
- *    (100 ms checks), so the cycle ends, the waiter gets EIO, the device
- *    comes back wedged and debugfs i915_wedged brings it back to work;
+ *    written: suspend waits for it until the hang check resets the GPU
+ *    (100 ms checks), so the cycle ends, the waiter gets EIO and the
+ *    device comes back working (not wedged: a blit lands);
  *  - hibernate: "disk" at level "platform": freeze, freeze_late,
  *    freeze_noirq, thaw; Gen3/Gen4 stay in D0 there.  Only with
  *    gem_suspend.hibernate=1 on the kernel command line (scripts/vm/run.sh
@@ -315,6 +315,8 @@ static void subtest_s3_hung(void)
 	int64_t forever = -1;
 	struct batch *b;
 	struct bo target;
+	struct surf s;
+	struct ref r;
 	int fd;
 
 	require_sleep("mem");
@@ -322,15 +324,24 @@ static void subtest_s3_hung(void)
 	gem_require_unwedged(fd, 100);
 	bo_init(&target, fd, PAGE_SZ);
 	b = batch_new(fd);
-	emit_store_dword(b, &target, 0, 0x1eaf);
+	s = (struct surf){ &target, 256, 4, 64, 16 };
+	emit_xy_fill(b, &s, 0, 0, 64, 16, 0x1eaf);
 	emit_batch_start(b, &b->bo, 0);
 	batch_submit(b);
 	igt_assert_neq(gem_busy(fd, target.handle), 0);
 
 	sleep_cycle("mem", "platform");
 	igt_assert_err(__gem_wait(fd, target.handle, &forever), -EIO);
-	igt_assert_eq(gem_wedged_debugfs(fd), 1);
-	gem_unwedge(fd);
+	/* the hang check reset the GPU: nothing is wedged */
+	igt_assert_eq(gem_wedged_debugfs(fd), 0);
+	ref_init(&r, &s, target.size);
+	batch_free(b);	/* the hung batch's object keeps its EIO */
+	b = batch_new(fd);
+	emit_xy_fill(b, &s, 0, 0, 64, 16, 0x600d);
+	ref_fill(&r, 0, 0, 64, 16, 0x600d);
+	batch_submit(b);
+	check_surface(fd, target.handle, &r, "a fill after the hung suspend");
+	ref_fini(&r);
 
 	batch_free(b);
 	bo_fini(&target, fd);

@@ -18,10 +18,12 @@
 #                    environment (tests/lib opens that GPU): exit 0 =
 #                    PASS, 77 = SKIP, else FAIL; also FAIL if that GPU's
 #                    i915_gem_objects is not back to 0 objects after it
-#                    exits, or if the kernel log gained a warning; after a
-#                    program whose name contains "hang" (it wedges the GPU
-#                    on purpose) or "unplug" (it removes the GPUs) both
-#                    modules are reloaded
+#                    exits, or if the kernel log gained a warning; a test
+#                    that hangs the GPU leaves it working (the driver
+#                    resets it; tests that wedge it with reset=0 recover
+#                    it themselves); after a program whose name contains
+#                    "unplug" (it removes the GPUs) both modules are
+#                    reloaded
 #   rmmod@G          kmemleak scan (if the kernel has kmemleak), then
 #                    rmmod i915 and i915_sim must succeed and the log stay
 #                    clean
@@ -209,11 +211,10 @@ run_group() {
 	for t in $TESTS; do
 		for sim in "$@"; do
 			run_test "$t" "$sim"
-			# A test that hangs the GPU leaves the device wedged until the
-			# driver is reloaded, one that unplugs takes the GPUs away:
-			# give the next test fresh devices.
+			# A test that unplugs takes the GPUs away: give the next
+			# test fresh devices.
 			case $t in
-			*hang* | *unplug*) why=$(unload_gpus) && why=$(load_gpus "$@") ||
+			*unplug*) why=$(unload_gpus) && why=$(load_gpus "$@") ||
 				emit "BENCH-ERROR reload after $t@$sim: $why" ;;
 			esac
 		done

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "exec.h"
@@ -789,6 +790,7 @@ void check_surface_at(const char *file, int line, int fd, uint32_t handle,
 
 #define SIM_DELAY_PARAM "/sys/module/i915_sim/parameters/cmd_delay_us"
 #define HANGCHECK_PARAM "/sys/module/i915/parameters/hangcheck_ms"
+#define RESET_PARAM "/sys/module/i915/parameters/reset"
 #define SIM_DEBUGFS "/sys/kernel/debug/i915_sim"
 
 void sim_debugfs_path(char *buf, size_t len, const char *name)
@@ -850,10 +852,13 @@ struct saved_param {
 
 static struct saved_param delay_param = { SIM_DELAY_PARAM, -1, 0 };
 static struct saved_param hangcheck_param = { HANGCHECK_PARAM, -1, 0 };
+static struct saved_param reset_param = { RESET_PARAM, -1, 0 };
 
 static void restore_params(void)
 {
-	struct saved_param *const params[] = { &delay_param, &hangcheck_param };
+	struct saved_param *const params[] = {
+		&delay_param, &hangcheck_param, &reset_param,
+	};
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(params); i++)
@@ -894,6 +899,56 @@ void gem_set_hangcheck_ms(unsigned int ms)
 	if (access(HANGCHECK_PARAM, W_OK))
 		igt_skip("no writable %s", HANGCHECK_PARAM);
 	set_param(&hangcheck_param, ms);
+}
+
+void gem_set_reset(unsigned int value)
+{
+	igt_assert_f(access(RESET_PARAM, W_OK) == 0, "no writable %s",
+		     RESET_PARAM);
+	set_param(&reset_param, value);
+}
+
+int __gem_reset_stats(int fd, struct drm_i915_reset_stats *rs)
+{
+	return ioctl(fd, DRM_IOCTL_I915_GET_RESET_STATS, rs) ? -errno : 0;
+}
+
+void gem_reset_stats(int fd, struct drm_i915_reset_stats *rs)
+{
+	memset(rs, 0, sizeof(*rs));
+	igt_assert_ok(__gem_reset_stats(fd, rs));
+}
+
+int __gem_context_param(int fd, bool set, struct drm_i915_gem_context_param *p)
+{
+	unsigned long cmd = set ? DRM_IOCTL_I915_GEM_CONTEXT_SETPARAM :
+				  DRM_IOCTL_I915_GEM_CONTEXT_GETPARAM;
+
+	return ioctl(fd, cmd, p) ? -errno : 0;
+}
+
+uint32_t gem_reset_count(int fd)
+{
+	struct drm_i915_reset_stats rs;
+
+	gem_reset_stats(fd, &rs);
+	return rs.reset_count;
+}
+
+void gem_set_unbannable(int fd)
+{
+	struct drm_i915_gem_context_param p = {
+		.param = I915_CONTEXT_PARAM_BANNABLE,
+	};
+
+	igt_assert_ok(__gem_context_param(fd, true, &p));
+}
+
+void gem_force_reset(int fd)
+{
+	/* every engine, as igt writes it */
+	igt_assert_ok(igt_debugfs_write(fd, "i915_wedged",
+					"18446744073709551615"));
 }
 
 void gem_quiescent_gpu(int fd)
@@ -943,7 +998,8 @@ void gem_unwedge(int fd)
 	struct surf s;
 	struct ref r;
 
-	igt_assert_ok(igt_debugfs_write(fd, "i915_wedged", "0"));
+	gem_set_reset(1);
+	gem_force_reset(fd);
 	igt_assert_eq(gem_wedged_debugfs(fd), 0);
 	igt_assert(!gem_is_wedged(fd));
 	/* the blitter draws again */

@@ -348,6 +348,24 @@ void sim_set_cmd_delay(unsigned int us);
  * restored when the process exits; skips without the parameter.
  */
 void gem_set_hangcheck_ms(unsigned int ms);
+/*
+ * The driver's module parameter reset (0: a hang wedges the device, 1: it
+ * resets the GPU), restored when the process exits; asserts that the
+ * parameter exists and is writable, as igt does.
+ */
+void gem_set_reset(unsigned int value);
+/* GET_RESET_STATS: 0 or -errno; the asserting form zeroes @rs first */
+int __gem_reset_stats(int fd, struct drm_i915_reset_stats *rs);
+void gem_reset_stats(int fd, struct drm_i915_reset_stats *rs);
+/* CONTEXT_SETPARAM (@set) or CONTEXT_GETPARAM: 0 or -errno */
+int __gem_context_param(int fd, bool set,
+			struct drm_i915_gem_context_param *p);
+/* GET_RESET_STATS' count of GPU resets (root only, as upstream) */
+uint32_t gem_reset_count(int fd);
+/* CONTEXT_SETPARAM BANNABLE = 0 (root only): hangs never ban this fd */
+void gem_set_unbannable(int fd);
+/* debugfs i915_wedged written with every engine: reset the GPU now */
+void gem_force_reset(int fd);
 /* an empty batch fails with EIO: the device is wedged */
 bool gem_is_wedged(int fd);
 /*
@@ -359,9 +377,10 @@ void gem_quiescent_gpu(int fd);
 /* debugfs i915_wedged: 1 while the driver holds the GPU for hung, else 0 */
 int gem_wedged_debugfs(int fd);
 /*
- * Write debugfs i915_wedged, which restarts the idle ring of a wedged
- * device, and assert that it worked: i915_wedged reads 0, an empty batch
- * runs and a blit (XY_COLOR_BLT) lands.
+ * Recover a wedged device: reset=1, then debugfs i915_wedged written with
+ * every engine (a reset, which unwedges); assert that it worked:
+ * i915_wedged reads 0, an empty batch runs and a blit (XY_COLOR_BLT)
+ * lands.
  */
 void gem_unwedge(int fd);
 /*
