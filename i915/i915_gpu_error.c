@@ -34,8 +34,9 @@
  * reset path, under &i915_ring.fence_lock (interrupts off), which keeps
  * the guilty request from completing, and so its objects from being
  * retired and unbound, while their pages are copied.  So it never
- * sleeps: registers are read through the seam, memory comes from GFP_NOWAIT allocations (no reclaim, and
- * unlike GFP_ATOMIC no dip into the emergency reserves), pages are copied
+ * sleeps: registers are read through the seam, memory comes from
+ * GFP_NOWAIT allocations (no reclaim, and unlike GFP_ATOMIC no dip into
+ * the emergency reserves), pages are copied
  * through kmap_local_page() after a clflush of what the GPU may have
  * written past the CPU cache, and at most %I915_ERROR_MAX_PAGES pages of
  * buffers are kept.  A failed allocation leaves the capture partial, and

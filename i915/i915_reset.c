@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: GPU reset
  *
  * What happens when the GPU hangs.  The hang check (i915_request.c) or an

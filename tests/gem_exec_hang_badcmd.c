@@ -245,8 +245,8 @@ static long long error_interrupts(int fd)
 /*
  * Run @cmd (@n dwords) between two markers in a batch (secure if
  * @secure) and expect an instruction error there: the batch ends with
- * EIO (the driver resets the GPU), the model's IPEHR holds the header
- * and ACTHD the command's address, the marker before it landed and the
+ * EIO (the driver resets the GPU), the error state's IPEHR holds the
+ * header and its ACTHD the command's address, the marker before it landed and the
  * one after it did not, and the device is not wedged.
  */
 static void expect_instruction_error(int fd, const uint32_t *cmd,
@@ -258,7 +258,7 @@ static void expect_instruction_error(int fd, const uint32_t *cmd,
 	long long errors = sim_cs_value("errors");
 	int64_t forever = -1;
 	struct bo target;
-	uint32_t at, *map;
+	uint32_t at, ipehr, acthd, *map;
 	unsigned int i;
 
 	bo_init(&target, fd, PAGE_SZ);
@@ -267,14 +267,17 @@ static void expect_instruction_error(int fd, const uint32_t *cmd,
 	for (i = 0; i < n; i++)
 		batch_emit(b, cmd[i]);
 	emit_store_dword(b, &target, 4, MARK_B);
+	gem_error_state_clear(fd);
 	igt_assert_ok(__batch_submit(b, secure ? I915_EXEC_SECURE : 0));
 	igt_assert_err(__gem_wait(fd, target.handle, &forever), -EIO);
 
-	igt_info("%-40s %-10s: IPEHR %#llx ACTHD %#llx IPEIR %#llx",
-		 what, secure ? "secure" : "non-secure", sim_reg("IPEHR"),
-		 sim_reg("ACTHD"), sim_reg("IPEIR"));
-	igt_assert_eq_u64(sim_reg("IPEHR"), cmd[0]);
-	igt_assert_eq_u64(sim_reg("ACTHD"), b->bo.offset + at);
+	/* the reset cleared the engine's registers: the error state has them */
+	ipehr = gem_error_state_reg(fd, "IPEHR");
+	acthd = gem_error_state_reg(fd, "ACTHD");
+	igt_info("%-40s %-10s: IPEHR %#x ACTHD %#x", what,
+		 secure ? "secure" : "non-secure", ipehr, acthd);
+	igt_assert_eq_u64(ipehr, cmd[0]);
+	igt_assert_eq_u64(acthd, b->bo.offset + at);
 	igt_assert_eq(sim_cs_value("errors"), errors + 1);
 	igt_assert_eq(error_interrupts(fd), irqs + 1);
 	map = gem_mmap__cpu(fd, target.handle, 0, PAGE_SZ);

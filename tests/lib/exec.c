@@ -927,6 +927,27 @@ int __gem_context_param(int fd, bool set, struct drm_i915_gem_context_param *p)
 	return ioctl(fd, cmd, p) ? -errno : 0;
 }
 
+void gem_error_state_clear(int fd)
+{
+	igt_assert_ok(igt_debugfs_write(fd, "i915_error_state", "1"));
+}
+
+uint32_t gem_error_state_reg(int fd, const char *name)
+{
+	static char buf[65536];
+	char key[64];
+	const char *p;
+	int n;
+
+	n = igt_debugfs_read(fd, "i915_error_state", buf, sizeof(buf));
+	igt_assert_lt(0, n);
+	snprintf(key, sizeof(key), "\n  %s: 0x", name);
+	p = strstr(buf, key);
+	igt_assert_f(p, "no \"%s\" line in the error state:\n%.1000s",
+		     name, buf);
+	return strtoul(p + strlen(key), NULL, 16);
+}
+
 uint32_t gem_reset_count(int fd)
 {
 	struct drm_i915_reset_stats rs;

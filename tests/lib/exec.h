@@ -360,6 +360,9 @@ void gem_reset_stats(int fd, struct drm_i915_reset_stats *rs);
 /* CONTEXT_SETPARAM (@set) or CONTEXT_GETPARAM: 0 or -errno */
 int __gem_context_param(int fd, bool set,
 			struct drm_i915_gem_context_param *p);
+/* debugfs i915_error_state: clear it; a register of the kept state */
+void gem_error_state_clear(int fd);
+uint32_t gem_error_state_reg(int fd, const char *name);
 /* GET_RESET_STATS' count of GPU resets (root only, as upstream) */
 uint32_t gem_reset_count(int fd);
 /* CONTEXT_SETPARAM BANNABLE = 0 (root only): hangs never ban this fd */
