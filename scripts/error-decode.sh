@@ -4,8 +4,9 @@
 # scripts/error-decode.sh DIR - decode, on the host, the GPU error states
 # the tests left in DIR (the VM's /out, brought back by scripts/vm/run.sh
 # --outdir) with Debian's intel_error_decode (package intel-gpu-tools),
-# as a user would.  tests/gem_error_state_hang leaves NAME.txt (the text
-# of sysfs card<N>/error) and NAME.expect: extended regular expressions,
+# as a user would.  tests/gem_error_state_hang and gem_exec_reset leave
+# NAME.txt (the text of sysfs card<N>/error) and NAME.expect (through
+# gem_error_state_save() of tests/lib): extended regular expressions,
 # one a line, each of which must match a line of what intel_error_decode
 # prints for the batch ("batch (rcs0) at 0x...", up to the next buffer).
 #

@@ -48,56 +48,15 @@
 /* ------------------------------------------------------------------ */
 /* reading and clearing the two files */
 
-static void error_paths(int fd, char *sysfs, char *debugfs, size_t len)
-{
-	int minor = drm_primary_minor(fd);
-	struct stat st;
-
-	snprintf(sysfs, len, "/sys/class/drm/card%d/error", minor);
-	if (stat("/sys/kernel/debug/dri", &st))
-		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-	snprintf(debugfs, len, "/sys/kernel/debug/dri/%d/i915_error_state",
-		 minor);
-}
-
-/* The whole file, read @chunk bytes at a time (offsets move); malloc'd. */
-static char *slurp(const char *path, size_t chunk, size_t *len)
-{
-	size_t size = 1 << 16, n = 0;
-	char *buf = malloc(size + 1);
-	int f = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t r;
-
-	igt_assert_f(f >= 0, "open %s: %s", path, strerror(errno));
-	igt_assert(buf);
-	for (;;) {
-		if (size - n < chunk) {
-			size *= 2;
-			buf = realloc(buf, size + 1);
-			igt_assert(buf);
-		}
-		r = read(f, buf + n, chunk);
-		igt_assert_f(r >= 0, "read %s at %zu: %s", path, n,
-			     strerror(errno));
-		if (!r)
-			break;
-		n += r;
-	}
-	close(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 /* Both files, which must hold the same text; returns it (malloc'd). */
 static char *read_error(int fd, size_t *len)
 {
 	char sysfs[128], debugfs[128], *a, *b;
 	size_t la, lb;
 
-	error_paths(fd, sysfs, debugfs, sizeof(sysfs));
-	a = slurp(sysfs, 4096, &la);
-	b = slurp(debugfs, 1000, &lb);
+	gem_error_state_paths(fd, sysfs, debugfs, sizeof(sysfs));
+	a = igt_read_whole(sysfs, 4096, &la);
+	b = igt_read_whole(debugfs, 1000, &lb);
 	igt_assert_f(la == lb && !memcmp(a, b, la),
 		     "%s (%zu bytes) and %s (%zu bytes) differ", sysfs, la,
 		     debugfs, lb);
@@ -110,7 +69,7 @@ static void clear_error(int fd, bool through_sysfs)
 {
 	char sysfs[128], debugfs[128];
 
-	error_paths(fd, sysfs, debugfs, sizeof(sysfs));
+	gem_error_state_paths(fd, sysfs, debugfs, sizeof(sysfs));
 	igt_assert_ok(igt_write_file(through_sysfs ? sysfs : debugfs, "1"));
 }
 
@@ -327,17 +286,6 @@ static void recover(int fd)
 		gem_unwedge(fd);
 }
 
-static uint32_t pci_id(int fd)
-{
-	char buf[4096];
-	long long v;
-
-	igt_assert(igt_debugfs_read(fd, "i915_capabilities", buf,
-				    sizeof(buf)) > 0);
-	igt_assert_eq(igt_key_value(buf, "pci id", &v), 0);
-	return v;
-}
-
 /* ------------------------------------------------------------------ */
 /* what every error state of such a hang holds */
 
@@ -351,7 +299,7 @@ static void check_state(const struct hang *h, const char *text)
 
 	igt_assert_f(!strncmp(text, "GPU HANG: ecode ", 16),
 		     "the error state starts \"%.40s\"", text);
-	igt_assert_eq(reg(text, "PCI ID: 0x"), pci_id(h->fd));
+	igt_assert_eq(reg(text, "PCI ID: 0x"), gem_pci_id(h->fd));
 	/* the registers intel_error_decode and people read */
 	reg(text, "Kernel: ");
 	reg(text, "Time: ");
@@ -406,33 +354,6 @@ static void check_state(const struct hang *h, const char *text)
  * in $BENCH_OUT: <name>.txt and <name>.expect (one extended regular
  * expression a line, each to match a line of the decoded batch).
  */
-static void save(int fd, const char *what, const char *text,
-		 const char *const *expect, int nexpect)
-{
-	const char *dir = getenv("BENCH_OUT");
-	char path[256];
-	FILE *f;
-	int i;
-
-	if (!dir || !*dir)
-		return;
-	mkdir(dir, 0755);
-	snprintf(path, sizeof(path), "%s/error_state-%04x-%s.txt", dir,
-		 pci_id(fd), what);
-	f = fopen(path, "w");
-	igt_assert_f(f, "%s: %s", path, strerror(errno));
-	fputs(text, f);
-	igt_assert_eq(fclose(f), 0);
-	snprintf(path, sizeof(path), "%s/error_state-%04x-%s.expect", dir,
-		 pci_id(fd), what);
-	f = fopen(path, "w");
-	igt_assert_f(f, "%s: %s", path, strerror(errno));
-	for (i = 0; i < nexpect; i++)
-		fprintf(f, "%s\n", expect[i]);
-	igt_assert_eq(fclose(f), 0);
-	igt_info("left %s", path);
-}
-
 /* ------------------------------------------------------------------ */
 
 static void subtest_none(void)
@@ -475,7 +396,7 @@ static void subtest_loop(void)
 			     "ACTHD 0x%08x outside the looping batch [0x%08x, 0x%08x)",
 			     acthd, h.batch_addr, h.batch_addr + 4 * h.len);
 	}
-	save(fd, "loop", text, expect, ARRAY_SIZE(expect));
+	gem_error_state_save(fd, "loop", text, expect, ARRAY_SIZE(expect));
 	free(text);
 	/* kept for first_kept */
 	hang_fini(&h);
@@ -528,7 +449,7 @@ static void subtest_first_kept(void)
 	check_state(&h, text);
 	igt_assert_eq(reg(text, "  IPEHR: 0x"), BAD_CMD);
 	igt_assert_eq(reg(text, "  ACTHD: 0x"), h.bad_at);
-	save(fd, "badcmd", text, expect, ARRAY_SIZE(expect));
+	gem_error_state_save(fd, "badcmd", text, expect, ARRAY_SIZE(expect));
 	free(text);
 
 	/* and through debugfs */
@@ -675,7 +596,7 @@ static void subtest_gpu_info_faults(void)
 
 	/* once whole: the batch and the captured object are in it */
 	igt_assert_ok(gpu_info(path, 0, 0, &reached, &len));
-	igt_assert(!check_info(info_buf, len, pci_id(fd)));
+	igt_assert(!check_info(info_buf, len, gem_pci_id(fd)));
 	igt_assert_eq(buffer(info_buf, "user", h.user_addr, bufdw, OBJ_DW),
 		      (int)OBJ_DW);
 	igt_assert_mem(bufdw, h.pattern, OBJ_SIZE, "i915_gpu_info's object");
@@ -697,7 +618,7 @@ static void subtest_gpu_info_faults(void)
 				failed++;
 			else
 				partial += check_info(info_buf, len,
-						      pci_id(fd));
+						      gem_pci_id(fd));
 		}
 		igt_info("%s: %u allocations", which ? "read" : "open",
 			 nth - 1);

@@ -160,6 +160,27 @@ static struct batch *loop_batch(int fd, struct bo *target)
 	return b;
 }
 
+/*
+ * The error state of the looping batch, for the error-decode lane:
+ * intel_error_decode must show its fill and its jump to itself.
+ */
+static void save_loop_error_state(int fd)
+{
+	static const char *const expect[] = {
+		"XY_COLOR_BLT", "MI_NOOP", "MI_BATCH_BUFFER_START",
+	};
+	char sysfs[128], debugfs[128], *text;
+	size_t len;
+
+	gem_error_state_paths(fd, sysfs, debugfs, sizeof(sysfs));
+	text = igt_read_whole(sysfs, 4096, &len);
+	igt_assert_f(strstr(text, "rcs0 --- batch = "),
+		     "no batch in the error state of the loop:\n%.1000s", text);
+	gem_error_state_save(fd, "reset-loop", text, expect,
+			     ARRAY_SIZE(expect));
+	free(text);
+}
+
 /* a batch that fills @target, then has a command the GPU does not know */
 static struct batch *bad_batch(int fd, struct bo *target)
 {
@@ -250,9 +271,11 @@ static void subtest_innocent_clients(void)
 
 	bo_init(&target, fd, SIDE * SIDE * 4);
 	b = loop_batch(fd, &target);
+	gem_error_state_clear(fd);
 	igt_assert_eq(hang(fd, b, &target, LOOP_LIMIT_S, "looping batch"), 0);
 	batch_free(b);
 	igt_assert_eq(batch_active(fd), 1);
+	save_loop_error_state(fd);
 
 	b = bad_batch(fd, &target);
 	igt_assert_eq(hang(fd, b, &target, STUCK_LIMIT_S, "bad command"), 0);

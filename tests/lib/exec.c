@@ -7,6 +7,8 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "exec.h"
@@ -925,6 +927,84 @@ int __gem_context_param(int fd, bool set, struct drm_i915_gem_context_param *p)
 				  DRM_IOCTL_I915_GEM_CONTEXT_GETPARAM;
 
 	return ioctl(fd, cmd, p) ? -errno : 0;
+}
+
+void gem_error_state_paths(int fd, char *sysfs, char *debugfs, size_t len)
+{
+	int minor = drm_primary_minor(fd);
+	struct stat st;
+
+	snprintf(sysfs, len, "/sys/class/drm/card%d/error", minor);
+	if (stat("/sys/kernel/debug/dri", &st))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	snprintf(debugfs, len, "/sys/kernel/debug/dri/%d/i915_error_state",
+		 minor);
+}
+
+char *igt_read_whole(const char *path, size_t chunk, size_t *len)
+{
+	size_t size = 1 << 16, n = 0;
+	char *buf = malloc(size + 1);
+	int f = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+
+	igt_assert_f(f >= 0, "open %s: %s", path, strerror(errno));
+	igt_assert(buf);
+	for (;;) {
+		if (size - n < chunk) {
+			size *= 2;
+			buf = realloc(buf, size + 1);
+			igt_assert(buf);
+		}
+		r = read(f, buf + n, chunk);
+		igt_assert_f(r >= 0, "read %s at %zu: %s", path, n,
+			     strerror(errno));
+		if (!r)
+			break;
+		n += r;
+	}
+	close(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+uint32_t gem_pci_id(int fd)
+{
+	char buf[4096];
+	long long v;
+
+	igt_assert(igt_debugfs_read(fd, "i915_capabilities", buf,
+				    sizeof(buf)) > 0);
+	igt_assert_eq(igt_key_value(buf, "pci id", &v), 0);
+	return v;
+}
+
+void gem_error_state_save(int fd, const char *what, const char *text,
+		 const char *const *expect, int nexpect)
+{
+	const char *dir = getenv("BENCH_OUT");
+	char path[256];
+	FILE *f;
+	int i;
+
+	if (!dir || !*dir)
+		return;
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/error_state-%04x-%s.txt", dir,
+		 gem_pci_id(fd), what);
+	f = fopen(path, "w");
+	igt_assert_f(f, "%s: %s", path, strerror(errno));
+	fputs(text, f);
+	igt_assert_eq(fclose(f), 0);
+	snprintf(path, sizeof(path), "%s/error_state-%04x-%s.expect", dir,
+		 gem_pci_id(fd), what);
+	f = fopen(path, "w");
+	igt_assert_f(f, "%s: %s", path, strerror(errno));
+	for (i = 0; i < nexpect; i++)
+		fprintf(f, "%s\n", expect[i]);
+	igt_assert_eq(fclose(f), 0);
+	igt_info("left %s", path);
 }
 
 void gem_error_state_clear(int fd)

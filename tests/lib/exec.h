@@ -360,6 +360,19 @@ void gem_reset_stats(int fd, struct drm_i915_reset_stats *rs);
 /* CONTEXT_SETPARAM (@set) or CONTEXT_GETPARAM: 0 or -errno */
 int __gem_context_param(int fd, bool set,
 			struct drm_i915_gem_context_param *p);
+/* sysfs card<N>/error and debugfs i915_error_state of @fd's device */
+void gem_error_state_paths(int fd, char *sysfs, char *debugfs, size_t len);
+/* the whole of @path, read @chunk bytes at a time; malloc'd, 0-ended */
+char *igt_read_whole(const char *path, size_t chunk, size_t *len);
+/* the PCI device id of @fd's GPU (debugfs i915_capabilities) */
+uint32_t gem_pci_id(int fd);
+/*
+ * Leave @text in $BENCH_OUT as error_state-<pci id>-@what.txt, with the
+ * @n regular expressions of @expect that scripts/error-decode.sh must
+ * find in intel_error_decode's decoding of its batch (.expect).
+ */
+void gem_error_state_save(int fd, const char *what, const char *text,
+			  const char *const *expect, int n);
 /* debugfs i915_error_state: clear it; a register of the kept state */
 void gem_error_state_clear(int fd);
 uint32_t gem_error_state_reg(int fd, const char *name);
