@@ -260,6 +260,7 @@ static void subtest_arb_check_spinner(void)
 	long long errors, batches;
 	struct bo target;
 	uint32_t got;
+	double t0;
 
 	bo_init(&target, fd, PAGE_SZ);
 	emit_store_dword(b, &target, 0, 0x5917);
@@ -274,14 +275,21 @@ static void subtest_arb_check_spinner(void)
 	errors = sim_cs_value("errors");
 	batches = sim_cs_value("batches");
 	batch_submit(b);
-	usleep(1500 * 1000);
-	igt_info("after 1.5 s: busy %#x, batches started %lld, errors %lld",
-		 gem_busy(fd, b->bo.handle), sim_cs_value("batches") - batches,
+	/*
+	 * It loops: each jump starts the batch again.  Wait for 100 passes
+	 * however slow the host is, well inside the 30 hang checks after
+	 * which the driver would reset a batch that never ends.
+	 */
+	t0 = igt_now();
+	while (sim_cs_value("batches") <= batches + 100 && igt_now() - t0 < 20)
+		usleep(10 * 1000);
+	igt_info("after %.1f s: busy %#x, batches started %lld, errors %lld",
+		 igt_now() - t0, gem_busy(fd, b->bo.handle),
+		 sim_cs_value("batches") - batches,
 		 sim_cs_value("errors") - errors);
 	igt_assert_eq(sim_cs_value("errors"), errors);
 	igt_assert_eq(gem_wedged_debugfs(fd), 0);
 	igt_assert_neq(gem_busy(fd, b->bo.handle), 0);
-	/* it loops: each jump starts the batch again */
 	igt_assert_lt(batches + 100, sim_cs_value("batches"));
 
 	map = gem_mmap__cpu(fd, b->bo.handle, 0, b->bo.size);
