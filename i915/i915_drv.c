@@ -132,6 +132,7 @@ I915_HW_IOCTL(i915_gem_get_caching_ioctl)
 I915_HW_IOCTL(i915_gem_entervt_ioctl)
 I915_HW_IOCTL(i915_gem_leavevt_ioctl)
 I915_HW_IOCTL(i915_gem_create_ioctl)
+I915_HW_IOCTL(i915_gem_create_ext_ioctl)
 I915_HW_IOCTL(i915_gem_pread_ioctl)
 I915_HW_IOCTL(i915_gem_pwrite_ioctl)
 I915_HW_IOCTL(i915_gem_mmap_ioctl)
@@ -192,6 +193,17 @@ static const struct drm_ioctl_desc i915_ioctls[] = {
 			  i915_context_getparam_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(I915_GEM_CONTEXT_SETPARAM,
 			  i915_context_setparam_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_CONTEXT_CREATE_EXT,
+			  i915_context_create_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_CONTEXT_DESTROY,
+			  i915_context_destroy_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_VM_CREATE, i915_vm_create_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_VM_DESTROY, i915_vm_destroy_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_QUERY, i915_query_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_CREATE_EXT, i915_gem_create_ext_ioctl_hw,
+			  DRM_RENDER_ALLOW),
 };
 
 static const struct file_operations i915_fops = {

@@ -546,10 +546,24 @@ void i915_reset_wedge(struct i915_device *i915);
 int i915_reset_debugfs_set(struct i915_device *i915, u64 engines);
 int i915_reset_stats_ioctl(struct drm_device *dev, void *data,
 			   struct drm_file *file);
+
+/* i915_gem_context.c: the default context's parameters, no other contexts */
 int i915_context_getparam_ioctl(struct drm_device *dev, void *data,
 				struct drm_file *file);
 int i915_context_setparam_ioctl(struct drm_device *dev, void *data,
 				struct drm_file *file);
+int i915_context_create_ioctl(struct drm_device *dev, void *data,
+			      struct drm_file *file);
+int i915_context_destroy_ioctl(struct drm_device *dev, void *data,
+			       struct drm_file *file);
+int i915_vm_create_ioctl(struct drm_device *dev, void *data,
+			 struct drm_file *file);
+int i915_vm_destroy_ioctl(struct drm_device *dev, void *data,
+			  struct drm_file *file);
+
+/* i915_query.c: I915_QUERY */
+int i915_query_ioctl(struct drm_device *dev, void *data,
+		     struct drm_file *file);
 
 /* i915_file.c: per-file state */
 int i915_gem_open(struct drm_device *dev, struct drm_file *file);
@@ -620,6 +634,8 @@ int i915_gem_init(struct i915_device *i915);
 void i915_gem_fini(struct i915_device *i915);
 int i915_gem_create_ioctl(struct drm_device *dev, void *data,
 			  struct drm_file *file);
+int i915_gem_create_ext_ioctl(struct drm_device *dev, void *data,
+			      struct drm_file *file);
 int i915_gem_pread_ioctl(struct drm_device *dev, void *data,
 			 struct drm_file *file);
 int i915_gem_pwrite_ioctl(struct drm_device *dev, void *data,

@@ -147,6 +147,169 @@ int i915_gem_create_ioctl(struct drm_device *dev, void *data,
 	return 0;
 }
 
+/* The memory regions a GEM_CREATE_EXT may name: uapi's region array size. */
+#define I915_CREATE_EXT_MAX_REGIONS	7
+
+struct create_ext {
+	struct i915_device *i915;
+	unsigned int n_placements;
+};
+
+/*
+ * I915_GEM_CREATE_EXT_MEMORY_REGIONS: the only region is system memory,
+ * class SYSTEM instance 0.  Upstream's checks and order: pad, a count of
+ * 0 or above its region table (all three seen before answering -EINVAL),
+ * each region (unknown or repeated: -EINVAL), then a second list.
+ */
+static int create_ext_regions(struct i915_user_extension __user *base,
+			      struct create_ext *ext)
+{
+	struct drm_i915_gem_create_ext_memory_regions args;
+	struct drm_i915_gem_memory_class_instance __user *uregion;
+	struct drm_i915_gem_memory_class_instance region;
+	bool seen = false;
+	u32 i;
+
+	if (copy_from_user(&args, base, sizeof(args)))
+		return -EFAULT;
+
+	if (args.pad || !args.num_regions ||
+	    args.num_regions > I915_CREATE_EXT_MAX_REGIONS) {
+		drm_dbg(&ext->i915->drm, "create_ext: pad %u, %u regions\n",
+			args.pad, args.num_regions);
+		return -EINVAL;
+	}
+
+	uregion = u64_to_user_ptr(args.regions);
+	for (i = 0; i < args.num_regions; i++, uregion++) {
+		if (copy_from_user(&region, uregion, sizeof(region)))
+			return -EFAULT;
+		if (region.memory_class != I915_MEMORY_CLASS_SYSTEM ||
+		    region.memory_instance || seen) {
+			drm_dbg(&ext->i915->drm,
+				"create_ext: region %u:%u at %u\n",
+				region.memory_class, region.memory_instance, i);
+			return -EINVAL;
+		}
+		seen = true;
+	}
+
+	if (ext->n_placements)	/* a second list */
+		return -EINVAL;
+	ext->n_placements = args.num_regions;
+	return 0;
+}
+
+/* I915_GEM_CREATE_EXT_PROTECTED_CONTENT: these GPUs have no PXP. */
+static int create_ext_protected(struct i915_user_extension __user *base)
+{
+	struct drm_i915_gem_create_ext_protected_content args;
+
+	if (copy_from_user(&args, base, sizeof(args)))
+		return -EFAULT;
+	if (args.flags)
+		return -EINVAL;
+	return -ENODEV;
+}
+
+/* Upstream's bound on a chain of extensions (a loop in user memory). */
+#define I915_MAX_USER_EXTENSIONS	512
+
+/*
+ * Walk the chain as upstream's i915_user_extensions() does: flags and
+ * rsvd must be zero (read one by one: -EFAULT, then -EINVAL), the name
+ * known, the next pointer readable.
+ */
+static int create_ext_walk(u64 uptr, struct create_ext *ext)
+{
+	struct i915_user_extension __user *base = u64_to_user_ptr(uptr);
+	unsigned int depth = I915_MAX_USER_EXTENSIONS;
+	int ret, i;
+
+	while (base) {
+		u32 name, mbz;
+		u64 next;
+
+		if (!depth--)
+			return -E2BIG;
+
+		if (get_user(mbz, &base->flags))
+			return -EFAULT;
+		if (mbz)
+			return -EINVAL;
+		for (i = 0; i < ARRAY_SIZE(base->rsvd); i++) {
+			if (get_user(mbz, &base->rsvd[i]))
+				return -EFAULT;
+			if (mbz)
+				return -EINVAL;
+		}
+		if (get_user(name, &base->name))
+			return -EFAULT;
+
+		switch (name) {
+		case I915_GEM_CREATE_EXT_MEMORY_REGIONS:
+			ret = create_ext_regions(base, ext);
+			break;
+		case I915_GEM_CREATE_EXT_PROTECTED_CONTENT:
+			ret = create_ext_protected(base);
+			break;
+		default:
+			ret = -EINVAL;
+			break;
+		}
+		if (ret)
+			return ret;
+
+		if (get_user(next, &base->next_extension))
+			return -EFAULT;
+		base = u64_to_user_ptr(next);
+	}
+	return 0;
+}
+
+/**
+ * i915_gem_create_ext_ioctl - GEM_CREATE_EXT: GEM_CREATE with extensions
+ * @dev: DRM device
+ * @data: &struct drm_i915_gem_create_ext; @size in, rounded up to whole
+ *	pages on return, with the new @handle
+ * @file: DRM file
+ *
+ * The object is what GEM_CREATE makes: system memory is the only region.
+ * I915_GEM_CREATE_EXT_FLAG_NEEDS_CPU_ACCESS is -EINVAL as upstream
+ * answers it with one placement.
+ *
+ * Return: 0; -EINVAL for flags, an unknown extension or a bad region
+ * list; -ENODEV for PROTECTED_CONTENT; -EFAULT; -E2BIG for a chain of
+ * more than 512 extensions; else as GEM_CREATE.
+ */
+int i915_gem_create_ext_ioctl(struct drm_device *dev, void *data,
+			      struct drm_file *file)
+{
+	struct drm_i915_gem_create_ext *args = data;
+	struct create_ext ext = { .i915 = to_i915(dev) };
+	struct drm_i915_gem_create create;
+	int ret;
+
+	if (args->flags & ~I915_GEM_CREATE_EXT_FLAG_NEEDS_CPU_ACCESS)
+		return -EINVAL;
+
+	ret = create_ext_walk(args->extensions, &ext);
+	if (ret)
+		return ret;
+
+	/* needs a placement besides system memory, which there is not */
+	if (args->flags & I915_GEM_CREATE_EXT_FLAG_NEEDS_CPU_ACCESS)
+		return -EINVAL;
+
+	create.size = args->size;
+	ret = i915_gem_create_ioctl(dev, &create, file);
+	if (ret)
+		return ret;
+	args->size = create.size;
+	args->handle = create.handle;
+	return 0;
+}
+
 /*
  * The checks PREAD and PWRITE share, in upstream's order: the user range
  * first, then the handle, then the range inside the object.

@@ -55,8 +55,8 @@
  * free space from the head the GPU had before the reset; the restart
  * writes the tail register with everything emitted meanwhile.
  *
- * Also here: I915_GET_RESET_STATS and CONTEXT_GETPARAM/SETPARAM for the
- * default context (0), the only context this driver has.
+ * Also here: I915_GET_RESET_STATS for the default context (0), the only
+ * context this driver has (its parameters: i915_gem_context.c).
  */
 
 #include <drm/drm_file.h>
@@ -429,7 +429,7 @@ void i915_reset_init(struct i915_device *i915)
 	spin_lock_init(&i915->ring.hw_lock);
 }
 
-/* --- the default context's reset statistics and parameters --------------- */
+/* --- the default context's reset statistics ------------------------------ */
 
 /**
  * i915_reset_stats_ioctl - GET_RESET_STATS
@@ -462,88 +462,4 @@ int i915_reset_stats_ioctl(struct drm_device *dev, void *data,
 	args->batch_pending = fpriv->innocent_count;
 	spin_unlock(&fpriv->lock);
 	return 0;
-}
-
-/**
- * i915_context_getparam_ioctl - CONTEXT_GETPARAM of context 0
- * @dev: DRM device
- * @data: &struct drm_i915_gem_context_param
- * @file: DRM file
- *
- * BANNABLE, RECOVERABLE, NO_ERROR_CAPTURE and GTT_SIZE; every other
- * parameter (BAN_PERIOD among them, as in upstream 6.1) is -EINVAL.
- *
- * Return: 0, -ENOENT for another context, -EINVAL for other parameters.
- */
-int i915_context_getparam_ioctl(struct drm_device *dev, void *data,
-				struct drm_file *file)
-{
-	struct drm_i915_gem_context_param *args = data;
-	struct i915_file *fpriv = file->driver_priv;
-
-	if (args->ctx_id)
-		return -ENOENT;
-
-	switch (args->param) {
-	case I915_CONTEXT_PARAM_BANNABLE:
-		args->value = !READ_ONCE(fpriv->unbannable);
-		break;
-	case I915_CONTEXT_PARAM_RECOVERABLE:
-		args->value = !READ_ONCE(fpriv->unrecoverable);
-		break;
-	case I915_CONTEXT_PARAM_NO_ERROR_CAPTURE:
-		args->value = READ_ONCE(fpriv->no_error_capture);
-		break;
-	case I915_CONTEXT_PARAM_GTT_SIZE:
-		args->value = to_i915(dev)->hw.gtt_total;
-		break;
-	default:
-		return -EINVAL;
-	}
-	args->size = 0;
-	return 0;
-}
-
-/**
- * i915_context_setparam_ioctl - CONTEXT_SETPARAM of context 0
- * @dev: DRM device
- * @data: &struct drm_i915_gem_context_param
- * @file: DRM file
- *
- * BANNABLE (clearing it needs CAP_SYS_ADMIN), RECOVERABLE and
- * NO_ERROR_CAPTURE, each with size 0; every other parameter (BAN_PERIOD
- * among them, as in upstream 6.1) is -EINVAL.
- *
- * Return: 0, -ENOENT for another context, -EPERM, or -EINVAL.
- */
-int i915_context_setparam_ioctl(struct drm_device *dev, void *data,
-				struct drm_file *file)
-{
-	struct drm_i915_gem_context_param *args = data;
-	struct i915_file *fpriv = file->driver_priv;
-
-	if (args->ctx_id)
-		return -ENOENT;
-
-	switch (args->param) {
-	case I915_CONTEXT_PARAM_BANNABLE:
-		if (args->size)
-			return -EINVAL;
-		if (!args->value && !capable(CAP_SYS_ADMIN))
-			return -EPERM;
-		WRITE_ONCE(fpriv->unbannable, !args->value);
-		return 0;
-	case I915_CONTEXT_PARAM_RECOVERABLE:
-		if (args->size)
-			return -EINVAL;
-		WRITE_ONCE(fpriv->unrecoverable, !args->value);
-		return 0;
-	case I915_CONTEXT_PARAM_NO_ERROR_CAPTURE:
-		if (args->size)
-			return -EINVAL;
-		WRITE_ONCE(fpriv->no_error_capture, !!args->value);
-		return 0;
-	default:
-		return -EINVAL;
-	}
 }

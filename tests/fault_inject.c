@@ -15,7 +15,8 @@
  *    fails for the duration of one ioctl; then a random mix of ioctls
  *    at a lower probability.
  *
- * The paths: GEM_CREATE, PWRITE/PREAD (page pinning), MMAP (CPU and WC),
+ * The paths: GEM_CREATE, GEM_CREATE_EXT (with a region list), I915_QUERY
+ * (engines and memory regions in one call), PWRITE/PREAD (page pinning), MMAP (CPU and WC),
  * SET_DOMAIN, SET_CACHING, PIN (GTT binding: pages, DMA mappings, a GTT
  * node), EXECBUFFER2 (a batch with a relocation; and a blit with
  * FENCE_OUT), FLINK, OPEN, and the debugfs files i915_gem_drop_caches
@@ -173,6 +174,52 @@ static int run_create(struct op_ctx *c)
 static void undo_close_out(struct op_ctx *c)
 {
 	gem_close(c->fd, c->out);
+}
+
+/* GEM_CREATE_EXT with a MEMORY_REGIONS list naming system memory */
+static int run_create_ext(struct op_ctx *c)
+{
+	struct drm_i915_gem_memory_class_instance region = {
+		.memory_class = I915_MEMORY_CLASS_SYSTEM,
+	};
+	struct drm_i915_gem_create_ext_memory_regions ext = {
+		.base.name = I915_GEM_CREATE_EXT_MEMORY_REGIONS,
+		.num_regions = 1,
+		.regions = to_user_pointer(&region),
+	};
+	struct drm_i915_gem_create_ext args = {
+		.size = OBJ_SIZE,
+		.extensions = to_user_pointer(&ext),
+	};
+	int ret = igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_CREATE_EXT, &args);
+
+	if (!ret)
+		c->out = args.handle;
+	return ret;
+}
+
+/* I915_QUERY of the engines and the memory regions, answers in c->buf */
+static int run_query(struct op_ctx *c)
+{
+	struct drm_i915_query_item items[2] = {
+		{ .query_id = DRM_I915_QUERY_ENGINE_INFO, .length = 1024,
+		  .data_ptr = to_user_pointer(c->buf) },
+		{ .query_id = DRM_I915_QUERY_MEMORY_REGIONS, .length = 1024,
+		  .data_ptr = to_user_pointer(c->buf + 1024) },
+	};
+	struct drm_i915_query q = {
+		.num_items = 2,
+		.items_ptr = to_user_pointer(items),
+	};
+	int ret;
+
+	memset(c->buf, 0, 2048);
+	ret = igt_ioctl(c->fd, DRM_IOCTL_I915_QUERY, &q);
+	if (ret)
+		return ret;
+	if (items[0].length < 0)
+		return items[0].length;
+	return items[1].length < 0 ? items[1].length : 0;
 }
 
 /* pwrite and pread across the three middle pages of a fresh object */
@@ -473,6 +520,8 @@ static int run_read_gem_objects(struct op_ctx *c)
 
 static const struct op ops[] = {
 	{ "create", NULL, run_create, undo_close_out, NULL, NULL },
+	{ "create-ext", NULL, run_create_ext, undo_close_out, NULL, NULL },
+	{ "query", NULL, run_query, NULL, NULL, NULL },
 	{ "pwrite", setup_object, run_pwrite, NULL, teardown_object, NULL },
 	{ "pread", setup_object, run_pread, NULL, teardown_object, NULL },
 	{ "mmap", setup_object, run_mmap, undo_munmap, teardown_object, NULL },
@@ -638,6 +687,8 @@ static void sweep(const char *name)
 
 #define SWEEP(n, op) static void subtest_sweep_##n(void) { sweep(op); }
 SWEEP(create, "create")
+SWEEP(create_ext, "create-ext")
+SWEEP(query, "query")
 SWEEP(pwrite, "pwrite")
 SWEEP(pread, "pread")
 SWEEP(mmap, "mmap")
@@ -785,6 +836,8 @@ static void subtest_random(void)
 
 static const struct igt_subtest tests[] = {
 	SUBTEST(sweep_create),
+	SUBTEST(sweep_create_ext),
+	SUBTEST(sweep_query),
 	SUBTEST(sweep_pwrite),
 	SUBTEST(sweep_pread),
 	SUBTEST(sweep_mmap),
