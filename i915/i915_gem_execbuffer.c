@@ -9,7 +9,10 @@
  * 1. Copy-in, no lock held.  The ioctl checks every argument field
  *    (exec2_check_args(), exec_check_submit()) and copies the object list
  *    (exec_copy_objects()) and the cliprects (exec1_copy_cliprects())
- *    into kernel memory, charged to the caller's memory cgroup
+ *    into kernel memory, and looks up the syncobjs of FENCE_ARRAY and
+ *    of the TIMELINE_FENCES extension, taking the fences to wait for and
+ *    allocating the chain nodes of timeline points to signal
+ *    (exec2_get_syncobjs()), charged to the caller's memory cgroup
  *    (GFP_KERNEL_ACCOUNT, as every allocation sized by the caller here).
  *    The relocation arrays are not copied: i915_gem_relocate.c reads
  *    them in small chunks, in phase 2 and again in phase 5, where no
@@ -23,8 +26,10 @@
  *    (i915_reloc_check()), and the batch range is checked
  *    (i915_exec_check_batch()).  An execbuffer rejected so far has had no
  *    effect at all.  Then the fences to wait for are waited for, still
- *    without a lock: the FENCE_IN sync_file, and the fences of other
- *    drivers in the objects' dma_resv (exec_await()).  Waiting for
+ *    without a lock: the FENCE_IN (or FENCE_SUBMIT) sync_file, the
+ *    syncobjs' (exec_await_syncobjs()), and the fences of other
+ *    drivers in the objects' dma_resv (exec_await()); the ring's own
+ *    fences need no wait, its batches run in order.  Waiting for
  *    another device never holds a lock that other clients of the objects
  *    need; a foreign fence that arrives before phase 4 has the locks makes
  *    phase 4 drop them, wait and start over (exec_lock_and_bind()).
@@ -59,8 +64,9 @@
  *    the objects' domains are updated, and the locks are dropped.
  * 9. Write-back, no lock held: the patched presumed offsets
  *    (i915_reloc_write_back()) and the objects' GTT addresses go back to
- *    the user's arrays, and for I915_EXEC_FENCE_OUT the sync_file is
- *    installed.
+ *    the user's arrays, the FENCE_SIGNAL syncobjs get the request's
+ *    fence (as a new timeline point where one was asked for), and for
+ *    I915_EXEC_FENCE_OUT the sync_file is installed.
  *
  * Emission is the point of no return: an execbuffer that fails has had
  * no effect (no batch ran, no GTT address or fd reached the caller), and
@@ -1111,13 +1117,19 @@ out:
  * Runs the batch (the last object, or the first with
  * I915_EXEC_BATCH_FIRST) on the render ring.  Flags: ring DEFAULT or
  * RENDER, SECURE (DRM master with CAP_SYS_ADMIN), IS_PINNED, NO_RELOC,
- * HANDLE_LUT, FENCE_IN, FENCE_OUT (the _WR form returns the fd in the
- * upper half of @rsvd2), BATCH_FIRST.  See the DOC section for the path.
+ * HANDLE_LUT, FENCE_IN or FENCE_SUBMIT, FENCE_OUT (the _WR form returns
+ * the fd in the upper half of @rsvd2), BATCH_FIRST, FENCE_ARRAY (an
+ * array of &struct drm_i915_gem_exec_fence at @cliprects_ptr,
+ * @num_cliprects long) or USE_EXTENSIONS (a chain of extensions at
+ * @cliprects_ptr: TIMELINE_FENCES).  See the DOC section for the path.
  *
  * Return: 0 with each entry's offset updated; -EINVAL for unknown flags,
  * another ring, cliprects, DR1/DR4, a bad count, batch range, relocation
- * or object, or a bad FENCE_IN fd; -EPERM for SECURE without privilege;
- * -ENOENT for a bad handle, relocation target or context; -EFAULT for
+ * or object, a bad FENCE_IN or FENCE_SUBMIT fd, bad fence flags, a
+ * syncobj to wait for without a fence or the point, or an unknown or
+ * badly formed extension; -E2BIG for more than 512 extensions; -EPERM
+ * for SECURE without privilege; -ENOENT for a bad handle, syncobj,
+ * relocation target or context; -EFAULT for
  * unreadable arrays; -ENOSPC if the objects cannot fit in the GTT
  * together; -EIO if the GPU hung; -ENOMEM; -EINTR or -ERESTARTSYS on a
  * signal.
