@@ -280,24 +280,22 @@ static int exec1_copy_cliprects(struct i915_exec *eb,
 }
 
 /*
- * FENCE_ARRAY and TIMELINE_FENCES: @count more entries at the end of
- * eb->syncobjs, user arrays checked as upstream (-EFAULT) before any
- * entry is read.
+ * FENCE_ARRAY and TIMELINE_FENCES: room for @count more entries at the
+ * end of eb->syncobjs.  As upstream, a kmalloc() array: a count beyond
+ * what it can hold is -ENOMEM (an overflow -EINVAL).
  */
 static int exec_grow_syncobjs(struct i915_exec *eb, u64 count)
 {
 	struct i915_exec_syncobj *s;
 	u64 total = (u64)eb->num_syncobjs + count;
 
-	if (total > INT_MAX / sizeof(*s))
+	if (total > SIZE_MAX / sizeof(*s))
 		return -EINVAL;
-	s = kvmalloc_array(total, sizeof(*s), GFP_KERNEL_ACCOUNT |
-			   __GFP_NOWARN | __GFP_RETRY_MAYFAIL | __GFP_ZERO);
+	s = krealloc_array(eb->syncobjs, total, sizeof(*s),
+			   GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!s)
 		return -ENOMEM;
-	if (eb->num_syncobjs)
-		memcpy(s, eb->syncobjs, eb->num_syncobjs * sizeof(*s));
-	kvfree(eb->syncobjs);
+	memset(s + eb->num_syncobjs, 0, count * sizeof(*s));
 	eb->syncobjs = s;
 	return 0;
 }
@@ -1045,7 +1043,7 @@ static void exec_fini(struct i915_exec *eb)
 		dma_fence_put(eb->syncobjs[i].fence);
 		drm_syncobj_put(eb->syncobjs[i].syncobj);
 	}
-	kvfree(eb->syncobjs);
+	kfree(eb->syncobjs);
 	kvfree(eb->handles);
 	kvfree(eb->cliprects);
 	for (i = 0; i < eb->count; i++)
@@ -1118,10 +1116,10 @@ out:
  * I915_EXEC_BATCH_FIRST) on the render ring.  Flags: ring DEFAULT or
  * RENDER, SECURE (DRM master with CAP_SYS_ADMIN), IS_PINNED, NO_RELOC,
  * HANDLE_LUT, FENCE_IN or FENCE_SUBMIT, FENCE_OUT (the _WR form returns
- * the fd in the upper half of @rsvd2), BATCH_FIRST, FENCE_ARRAY (an
- * array of &struct drm_i915_gem_exec_fence at @cliprects_ptr,
- * @num_cliprects long) or USE_EXTENSIONS (a chain of extensions at
- * @cliprects_ptr: TIMELINE_FENCES).  See the DOC section for the path.
+ * the fd in the upper half of rsvd2), BATCH_FIRST, FENCE_ARRAY (an
+ * array of &struct drm_i915_gem_exec_fence at cliprects_ptr,
+ * num_cliprects long) or USE_EXTENSIONS (a chain of extensions at
+ * cliprects_ptr: TIMELINE_FENCES).  See the DOC section for the path.
  *
  * Return: 0 with each entry's offset updated; -EINVAL for unknown flags,
  * another ring, cliprects, DR1/DR4, a bad count, batch range, relocation
