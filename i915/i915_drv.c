@@ -219,7 +219,8 @@ static const struct file_operations i915_fops = {
 };
 
 static const struct drm_driver i915_drm_driver = {
-	.driver_features = DRIVER_GEM | DRIVER_RENDER,
+	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ |
+			   DRIVER_SYNCOBJ_TIMELINE,
 	.open = i915_gem_open,
 	.postclose = i915_gem_postclose,
 	.debugfs_init = i915_debugfs_init,

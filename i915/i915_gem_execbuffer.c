@@ -9,7 +9,10 @@
  * 1. Copy-in, no lock held.  The ioctl checks every argument field
  *    (exec2_check_args(), exec_check_submit()) and copies the object list
  *    (exec_copy_objects()) and the cliprects (exec1_copy_cliprects())
- *    into kernel memory, charged to the caller's memory cgroup
+ *    into kernel memory, and looks up the syncobjs of FENCE_ARRAY and
+ *    of the TIMELINE_FENCES extension, taking the fences to wait for and
+ *    allocating the chain nodes of timeline points to signal
+ *    (exec2_get_syncobjs()), charged to the caller's memory cgroup
  *    (GFP_KERNEL_ACCOUNT, as every allocation sized by the caller here).
  *    The relocation arrays are not copied: i915_gem_relocate.c reads
  *    them in small chunks, in phase 2 and again in phase 5, where no
@@ -23,8 +26,10 @@
  *    (i915_reloc_check()), and the batch range is checked
  *    (i915_exec_check_batch()).  An execbuffer rejected so far has had no
  *    effect at all.  Then the fences to wait for are waited for, still
- *    without a lock: the FENCE_IN sync_file, and the fences of other
- *    drivers in the objects' dma_resv (exec_await()).  Waiting for
+ *    without a lock: the FENCE_IN (or FENCE_SUBMIT) sync_file, the
+ *    syncobjs' (exec_await_syncobjs()), and the fences of other
+ *    drivers in the objects' dma_resv (exec_await()); the ring's own
+ *    fences need no wait, its batches run in order.  Waiting for
  *    another device never holds a lock that other clients of the objects
  *    need; a foreign fence that arrives before phase 4 has the locks makes
  *    phase 4 drop them, wait and start over (exec_lock_and_bind()).
@@ -59,8 +64,9 @@
  *    the objects' domains are updated, and the locks are dropped.
  * 9. Write-back, no lock held: the patched presumed offsets
  *    (i915_reloc_write_back()) and the objects' GTT addresses go back to
- *    the user's arrays, and for I915_EXEC_FENCE_OUT the sync_file is
- *    installed.
+ *    the user's arrays, the FENCE_SIGNAL syncobjs get the request's
+ *    fence (as a new timeline point where one was asked for), and for
+ *    I915_EXEC_FENCE_OUT the sync_file is installed.
  *
  * Emission is the point of no return: an execbuffer that fails has had
  * no effect (no batch ran, no GTT address or fd reached the caller), and
@@ -78,7 +84,10 @@
 
 #include <drm/drm_auth.h>
 #include <drm/drm_file.h>
+#include <drm/drm_syncobj.h>
 #include <uapi/drm/i915_drm.h>
+#include <linux/dma-fence-chain.h>
+#include <linux/dma-fence-unwrap.h>
 #include <linux/dma-resv.h>
 #include <linux/file.h>
 #include <linux/mm.h>
@@ -94,7 +103,15 @@
 #define I915_EXEC_FLAGS \
 	(I915_EXEC_RING_MASK | I915_EXEC_SECURE | I915_EXEC_IS_PINNED | \
 	 I915_EXEC_NO_RELOC | I915_EXEC_HANDLE_LUT | I915_EXEC_FENCE_IN | \
-	 I915_EXEC_FENCE_OUT | I915_EXEC_BATCH_FIRST)
+	 I915_EXEC_FENCE_OUT | I915_EXEC_BATCH_FIRST | \
+	 I915_EXEC_FENCE_ARRAY | I915_EXEC_USE_EXTENSIONS | \
+	 I915_EXEC_FENCE_SUBMIT)
+
+/* Flags of one &struct drm_i915_gem_exec_fence; anything else is -EINVAL. */
+#define I915_EXEC_FENCE_FLAGS	(I915_EXEC_FENCE_WAIT | I915_EXEC_FENCE_SIGNAL)
+
+/* Extensions of one EXECBUFFER2 at most, as upstream: then -E2BIG. */
+#define I915_EXEC_MAX_EXTENSIONS	512
 
 /* Batch offsets and lengths are in QWORDs, as upstream checks them. */
 #define I915_EXEC_BATCH_ALIGN	8
@@ -121,7 +138,8 @@ static_assert(sizeof(struct drm_i915_gem_exec_object) ==
 
 /*
  * EXECBUFFER2's own fields, in upstream's order: the count, unknown
- * flags, cliprects (a DRI1 misfeature: v1 only), DR1/DR4, offsets.
+ * flags, cliprects (a DRI1 misfeature: v1 only; FENCE_ARRAY and
+ * USE_EXTENSIONS reuse the two fields), DR1/DR4, offsets.
  */
 static int exec2_check_args(struct drm_device *dev,
 			    struct drm_i915_gem_execbuffer2 *args)
@@ -134,7 +152,8 @@ static int exec2_check_args(struct drm_device *dev,
 		drm_dbg(dev, "exec2: flags 0x%llx\n", args->flags);
 		return -EINVAL;
 	}
-	if (args->num_cliprects || args->cliprects_ptr) {
+	if (!(args->flags & (I915_EXEC_FENCE_ARRAY | I915_EXEC_USE_EXTENSIONS)) &&
+	    (args->num_cliprects || args->cliprects_ptr)) {
 		drm_dbg(dev, "exec2: cliprects\n");
 		return -EINVAL;
 	}
@@ -260,10 +279,239 @@ static int exec1_copy_cliprects(struct i915_exec *eb,
 	return 0;
 }
 
-/* FENCE_IN: the sync_file to wait for; FENCE_OUT: reserve the fd now. */
+/*
+ * FENCE_ARRAY and TIMELINE_FENCES: room for @count more entries at the
+ * end of eb->syncobjs.  As upstream, a kmalloc() array: a count beyond
+ * what it can hold is -ENOMEM (an overflow -EINVAL).
+ */
+static int exec_grow_syncobjs(struct i915_exec *eb, u64 count)
+{
+	struct i915_exec_syncobj *s;
+	u64 total = (u64)eb->num_syncobjs + count;
+
+	if (total > SIZE_MAX / sizeof(*s))
+		return -EINVAL;
+	s = krealloc_array(eb->syncobjs, total, sizeof(*s),
+			   GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!s)
+		return -ENOMEM;
+	memset(s + eb->num_syncobjs, 0, count * sizeof(*s));
+	eb->syncobjs = s;
+	return 0;
+}
+
+/*
+ * One entry of either array, @point 0 for FENCE_ARRAY.  What is waited
+ * for follows upstream: FENCE_ARRAY waits only for FENCE_WAIT entries
+ * (a syncobj with no fence is -EINVAL); a timeline entry waits for the
+ * syncobj's fence at @point whatever its flags, except when it only
+ * signals a point the syncobj does not have yet, and a point already
+ * signalled and forgotten is skipped.  Signalling a timeline point needs
+ * its chain node, allocated here.
+ */
+static int exec_add_syncobj(struct i915_exec *eb, struct i915_exec_syncobj *s,
+			    const struct drm_i915_gem_exec_fence *uf,
+			    u64 point, bool timeline)
+{
+	struct drm_device *dev = &eb->i915->drm;
+	bool signal = uf->flags & I915_EXEC_FENCE_SIGNAL;
+	struct dma_fence *fence = NULL;
+	int ret;
+
+	if (uf->flags & ~I915_EXEC_FENCE_FLAGS) {
+		drm_dbg(dev, "exec: fence flags 0x%x\n", uf->flags);
+		return -EINVAL;
+	}
+	s->syncobj = drm_syncobj_find(eb->file, uf->handle);
+	if (!s->syncobj) {
+		drm_dbg(dev, "exec: syncobj %u\n", uf->handle);
+		return -ENOENT;
+	}
+	s->flags = uf->flags;
+	s->point = point;
+	eb->num_syncobjs++; /* exec_fini() puts what is taken from here on */
+
+	if (timeline || (uf->flags & I915_EXEC_FENCE_WAIT))
+		fence = drm_syncobj_fence_get(s->syncobj);
+	if (!fence && uf->flags && !signal) {
+		drm_dbg(dev, "exec: syncobj %u has no fence\n", uf->handle);
+		return -EINVAL;
+	}
+	if (fence) {
+		ret = dma_fence_chain_find_seqno(&fence, point);
+		if (ret && !signal) {
+			drm_dbg(dev, "exec: syncobj %u has no point %llu\n",
+				uf->handle, point);
+			dma_fence_put(fence);
+			return ret;
+		}
+	}
+	s->fence = fence;
+
+	if (point && signal) {
+		/* Waiting for and signalling one point would break it. */
+		if (uf->flags & I915_EXEC_FENCE_WAIT) {
+			drm_dbg(dev, "exec: syncobj %u waits and signals %llu\n",
+				uf->handle, point);
+			return -EINVAL;
+		}
+		s->chain = dma_fence_chain_alloc();
+		if (!s->chain)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* I915_EXEC_FENCE_ARRAY: num_cliprects entries at cliprects_ptr. */
+static int exec2_get_fence_array(struct i915_exec *eb,
+				 const struct drm_i915_gem_execbuffer2 *args)
+{
+	struct drm_i915_gem_exec_fence __user *user =
+		u64_to_user_ptr(args->cliprects_ptr);
+	struct drm_i915_gem_exec_fence uf;
+	u32 i;
+	int ret;
+
+	if (!args->num_cliprects)
+		return 0;
+	if (!access_ok(user, (u64)args->num_cliprects * sizeof(*user)))
+		return -EFAULT;
+	ret = exec_grow_syncobjs(eb, args->num_cliprects);
+	if (ret)
+		return ret;
+	for (i = 0; i < args->num_cliprects; i++) {
+		if (copy_from_user(&uf, &user[i], sizeof(uf)))
+			return -EFAULT;
+		ret = exec_add_syncobj(eb, &eb->syncobjs[eb->num_syncobjs],
+				       &uf, 0, false);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* DRM_I915_GEM_EXECBUFFER_EXT_TIMELINE_FENCES: a value for each fence. */
+static int exec2_get_timeline_fences(struct i915_exec *eb,
+				     struct i915_user_extension __user *ext)
+{
+	struct drm_i915_gem_execbuffer_ext_timeline_fences tf;
+	struct drm_i915_gem_exec_fence __user *user;
+	struct drm_i915_gem_exec_fence uf;
+	struct i915_exec_syncobj *s;
+	u64 __user *values;
+	u64 i, point;
+	int ret;
+
+	if (copy_from_user(&tf, ext, sizeof(tf)))
+		return -EFAULT;
+	if (!tf.fence_count)
+		return 0;
+	if (tf.fence_count > ULONG_MAX / sizeof(*user))
+		return -EINVAL;
+	user = u64_to_user_ptr(tf.handles_ptr);
+	values = u64_to_user_ptr(tf.values_ptr);
+	if (!access_ok(user, tf.fence_count * sizeof(*user)) ||
+	    !access_ok(values, tf.fence_count * sizeof(*values)))
+		return -EFAULT;
+	ret = exec_grow_syncobjs(eb, tf.fence_count);
+	if (ret)
+		return ret;
+	for (i = 0; i < tf.fence_count; i++) {
+		if (copy_from_user(&uf, &user[i], sizeof(uf)) ||
+		    get_user(point, &values[i]))
+			return -EFAULT;
+		s = &eb->syncobjs[eb->num_syncobjs];
+		ret = exec_add_syncobj(eb, s, &uf, point, true);
+		if (ret)
+			return ret;
+		/* A forgotten point, nothing to signal: no entry (upstream). */
+		if (!s->fence && !(uf.flags & I915_EXEC_FENCE_SIGNAL)) {
+			drm_syncobj_put(s->syncobj);
+			memset(s, 0, sizeof(*s));
+			eb->num_syncobjs--;
+		}
+	}
+	return 0;
+}
+
+/* A user value that must be zero: -EFAULT unreadable, -EINVAL set. */
+static int exec_check_mbz(const void __user *p, size_t len)
+{
+	u64 v = 0;
+
+	if (copy_from_user(&v, p, len))
+		return -EFAULT;
+	return v ? -EINVAL : 0;
+}
+
+/*
+ * I915_EXEC_USE_EXTENSIONS: the chain of &struct i915_user_extension at
+ * cliprects_ptr, checked as upstream checks it (flags and rsvd zero, a
+ * known name, at most I915_EXEC_MAX_EXTENSIONS links).
+ */
+static int exec2_get_extensions(struct i915_exec *eb,
+				const struct drm_i915_gem_execbuffer2 *args)
+{
+	struct i915_user_extension __user *ext =
+		u64_to_user_ptr(args->cliprects_ptr);
+	unsigned int depth = I915_EXEC_MAX_EXTENSIONS;
+	u64 next;
+	u32 name;
+	int i, ret;
+
+	if ((args->flags & I915_EXEC_FENCE_ARRAY) || args->num_cliprects)
+		return -EINVAL;
+	while (ext) {
+		if (!depth--)
+			return -E2BIG;
+		ret = exec_check_mbz(&ext->flags, sizeof(ext->flags));
+		for (i = 0; !ret && i < ARRAY_SIZE(ext->rsvd); i++)
+			ret = exec_check_mbz(&ext->rsvd[i], sizeof(ext->rsvd[i]));
+		if (ret)
+			return ret;
+		if (get_user(name, &ext->name))
+			return -EFAULT;
+		if (name != DRM_I915_GEM_EXECBUFFER_EXT_TIMELINE_FENCES) {
+			drm_dbg(&eb->i915->drm, "exec2: extension %u\n", name);
+			return -EINVAL;
+		}
+		ret = exec2_get_timeline_fences(eb, ext);
+		if (ret)
+			return ret;
+		if (get_user(next, &ext->next_extension))
+			return -EFAULT;
+		ext = u64_to_user_ptr(next);
+	}
+	return 0;
+}
+
+/* Phase 1 of EXECBUFFER2: the syncobjs to wait for and to signal. */
+static int exec2_get_syncobjs(struct i915_exec *eb,
+			      const struct drm_i915_gem_execbuffer2 *args)
+{
+	int ret;
+
+	if (args->flags & I915_EXEC_USE_EXTENSIONS) {
+		ret = exec2_get_extensions(eb, args);
+		if (ret)
+			return ret;
+	}
+	if (args->flags & I915_EXEC_FENCE_ARRAY)
+		return exec2_get_fence_array(eb, args);
+	return 0;
+}
+
+/*
+ * FENCE_IN (or FENCE_SUBMIT, not both): the sync_file to wait for;
+ * FENCE_OUT: reserve the fd now.
+ */
 static int exec_get_fences(struct i915_exec *eb, u64 rsvd2)
 {
-	if (eb->flags & I915_EXEC_FENCE_IN) {
+	u64 in = eb->flags & (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT);
+
+	if (in == (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT))
+		return -EINVAL;
+	if (in) {
 		eb->in_fence = sync_file_get_fence(lower_32_bits(rsvd2));
 		if (!eb->in_fence)
 			return -EINVAL;
@@ -661,6 +909,75 @@ static void exec_install_out_fence(struct i915_exec *eb, u64 *rsvd2)
 	eb->out_fence_fd = -1;
 }
 
+/* No lock held: the syncobjs' fences, but for the ring's own (in order). */
+static int exec_await_syncobjs(struct i915_exec *eb)
+{
+	struct dma_fence *fence;
+	unsigned int i;
+	long ret;
+
+	for (i = 0; i < eb->num_syncobjs; i++) {
+		fence = eb->syncobjs[i].fence;
+		if (!fence || !exec_fence_foreign(eb, fence))
+			continue;
+		ret = dma_fence_wait(fence, true);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * After the point of no return: each FENCE_SIGNAL syncobj gets the
+ * request's fence, as its fence or as a new timeline point.  Cannot fail.
+ */
+static void exec_signal_syncobjs(struct i915_exec *eb)
+{
+	struct i915_exec_syncobj *s;
+	bool escaped = false;
+	unsigned int i;
+
+	for (i = 0; i < eb->num_syncobjs; i++) {
+		s = &eb->syncobjs[i];
+		if (!(s->flags & I915_EXEC_FENCE_SIGNAL))
+			continue;
+		if (!escaped) {
+			/* The syncobj may outlive the file, device and module. */
+			i915_request_escape(eb->rq);
+			escaped = true;
+		}
+		if (s->chain) {
+			drm_syncobj_add_point(s->syncobj, s->chain,
+					      &eb->rq->fence, s->point);
+			s->chain = NULL; /* the timeline's now */
+		} else {
+			drm_syncobj_replace_fence(s->syncobj, &eb->rq->fence);
+		}
+	}
+}
+
+/*
+ * FENCE_SUBMIT: the batch must not start before the fence's batches
+ * start.  The ring's own batches are ahead of it in the ring already;
+ * any other fence (another driver's) is waited for until it signals, as
+ * upstream waits for a fence that is not i915's.
+ */
+static int exec_await_submit(struct i915_exec *eb)
+{
+	struct dma_fence_unwrap iter;
+	struct dma_fence *fence;
+	long ret;
+
+	dma_fence_unwrap_for_each(fence, &iter, eb->in_fence) {
+		if (!exec_fence_foreign(eb, fence))
+			continue;
+		ret = dma_fence_wait(fence, true);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int exec_prepare(struct i915_exec *eb)
 {
 	int ret;
@@ -671,8 +988,12 @@ static int exec_prepare(struct i915_exec *eb)
 	if (!ret)
 		ret = i915_exec_check_batch(eb);
 	/* FENCE_IN and foreign fences: waited for before any lock. */
-	if (!ret && eb->in_fence)
+	if (!ret && eb->in_fence && (eb->flags & I915_EXEC_FENCE_SUBMIT))
+		ret = exec_await_submit(eb);
+	else if (!ret && eb->in_fence)
 		ret = dma_fence_wait(eb->in_fence, true);
+	if (!ret)
+		ret = exec_await_syncobjs(eb);
 	if (!ret)
 		ret = exec_await(eb);
 	if (!ret)
@@ -698,6 +1019,7 @@ static int exec_run(struct i915_exec *eb, u64 context, u64 *rsvd2)
 		return ret;
 
 	exec_write_back_offsets(eb);
+	exec_signal_syncobjs(eb);
 	exec_install_out_fence(eb, rsvd2);
 	return 0;
 }
@@ -716,6 +1038,12 @@ static void exec_fini(struct i915_exec *eb)
 		put_unused_fd(eb->out_fence_fd);
 	if (eb->in_fence)
 		dma_fence_put(eb->in_fence);
+	for (i = 0; i < eb->num_syncobjs; i++) {
+		dma_fence_chain_free(eb->syncobjs[i].chain);
+		dma_fence_put(eb->syncobjs[i].fence);
+		drm_syncobj_put(eb->syncobjs[i].syncobj);
+	}
+	kfree(eb->syncobjs);
 	kvfree(eb->handles);
 	kvfree(eb->cliprects);
 	for (i = 0; i < eb->count; i++)
@@ -787,13 +1115,19 @@ out:
  * Runs the batch (the last object, or the first with
  * I915_EXEC_BATCH_FIRST) on the render ring.  Flags: ring DEFAULT or
  * RENDER, SECURE (DRM master with CAP_SYS_ADMIN), IS_PINNED, NO_RELOC,
- * HANDLE_LUT, FENCE_IN, FENCE_OUT (the _WR form returns the fd in the
- * upper half of @rsvd2), BATCH_FIRST.  See the DOC section for the path.
+ * HANDLE_LUT, FENCE_IN or FENCE_SUBMIT, FENCE_OUT (the _WR form returns
+ * the fd in the upper half of rsvd2), BATCH_FIRST, FENCE_ARRAY (an
+ * array of &struct drm_i915_gem_exec_fence at cliprects_ptr,
+ * num_cliprects long) or USE_EXTENSIONS (a chain of extensions at
+ * cliprects_ptr: TIMELINE_FENCES).  See the DOC section for the path.
  *
  * Return: 0 with each entry's offset updated; -EINVAL for unknown flags,
  * another ring, cliprects, DR1/DR4, a bad count, batch range, relocation
- * or object, or a bad FENCE_IN fd; -EPERM for SECURE without privilege;
- * -ENOENT for a bad handle, relocation target or context; -EFAULT for
+ * or object, a bad FENCE_IN or FENCE_SUBMIT fd, bad fence flags, a
+ * syncobj to wait for without a fence or the point, or an unknown or
+ * badly formed extension; -E2BIG for more than 512 extensions; -EPERM
+ * for SECURE without privilege; -ENOENT for a bad handle, syncobj,
+ * relocation target or context; -EFAULT for
  * unreadable arrays; -ENOSPC if the objects cannot fit in the GTT
  * together; -EIO if the GPU hung; -ENOMEM; -EINTR or -ERESTARTSYS on a
  * signal.
@@ -818,6 +1152,8 @@ int i915_gem_execbuffer2_ioctl(struct drm_device *dev, void *data,
 
 	ret = exec_copy_objects(&eb, args->buffers_ptr,
 				sizeof(struct drm_i915_gem_exec_object2));
+	if (!ret)
+		ret = exec2_get_syncobjs(&eb, args);
 	if (!ret)
 		ret = exec_run(&eb, args->rsvd1, &args->rsvd2);
 out:

@@ -16,6 +16,27 @@
 
 struct drm_clip_rect;
 struct drm_i915_gem_relocation_entry;
+struct drm_syncobj;
+struct dma_fence_chain;
+
+/**
+ * struct i915_exec_syncobj - one syncobj of I915_EXEC_FENCE_ARRAY or of
+ *	the TIMELINE_FENCES extension
+ * @syncobj: the syncobj, with a reference from the lookup
+ * @fence: what the batch waits for before it is queued (a timeline
+ *	point's chain node), with a reference, or NULL
+ * @chain: a timeline signal: the chain node for @point, allocated before
+ *	the point of no return and handed to the syncobj after it
+ * @point: the timeline point (0: the binary fence)
+ * @flags: I915_EXEC_FENCE_WAIT, I915_EXEC_FENCE_SIGNAL
+ */
+struct i915_exec_syncobj {
+	struct drm_syncobj *syncobj;
+	struct dma_fence *fence;
+	struct dma_fence_chain *chain;
+	u64 point;
+	u32 flags;
+};
 
 /**
  * struct i915_exec_object - one entry of an execbuffer's object list
@@ -85,6 +106,8 @@ struct i915_exec_handle {
  * @out_fence_fd: I915_EXEC_FENCE_OUT: the reserved fd, else -1
  * @out_fence: I915_EXEC_FENCE_OUT: the sync_file of @rq's fence, made
  *	before emission and installed in @out_fence_fd after it
+ * @syncobjs: FENCE_ARRAY and TIMELINE_FENCES entries, in the user's order
+ * @num_syncobjs: entries in @syncobjs
  * @rq: the request, from when it is allocated
  * @invalidate: GPU domains whose caches the MI_FLUSH before the batch
  *	invalidates
@@ -114,6 +137,8 @@ struct i915_exec {
 	struct dma_fence *in_fence;
 	int out_fence_fd;
 	struct sync_file *out_fence;
+	struct i915_exec_syncobj *syncobjs;
+	unsigned int num_syncobjs;
 	struct i915_request *rq;
 	u32 invalidate;
 	u32 flush;

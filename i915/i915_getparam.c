@@ -6,10 +6,8 @@
  * parameter this driver knows is answered truthfully, parameters of the
  * old user-mode-setting era fail with -ENODEV as upstream, and anything
  * else with -EINVAL.  Execution features this driver lacks are unknown
- * parameters here, so -EINVAL: FENCE_ARRAY and timeline fences (no
- * syncobjs), SUBMIT_FENCE, CAPTURE (no error state), contexts and the
- * command parser.  (A 32-bit caller's GETPARAM goes through
- * i915_ioc32.c first.)
+ * parameters here, so -EINVAL: CAPTURE, contexts and the command parser.
+ * (A 32-bit caller's GETPARAM goes through i915_ioc32.c first.)
  */
 
 #include <uapi/drm/i915_drm.h>
@@ -58,6 +56,9 @@ static int getparam_value(struct i915_device *i915, s32 param, int *value)
 	case I915_PARAM_HAS_WAIT_TIMEOUT:
 	case I915_PARAM_HAS_PINNED_BATCHES:
 	case I915_PARAM_HAS_COHERENT_RINGS:
+	case I915_PARAM_HAS_EXEC_FENCE_ARRAY:
+	case I915_PARAM_HAS_EXEC_SUBMIT_FENCE:
+	case I915_PARAM_HAS_EXEC_TIMELINE_FENCES:
 		/* Execution features, see i915_gem_execbuffer.c. */
 		*value = 1;
 		return 0;

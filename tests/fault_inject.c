@@ -19,7 +19,7 @@
  * (engines and memory regions in one call), PWRITE/PREAD (page pinning), MMAP (CPU and WC),
  * SET_DOMAIN, SET_CACHING, PIN (GTT binding: pages, DMA mappings, a GTT
  * node), EXECBUFFER2 (a batch with a relocation; and a blit with
- * FENCE_OUT), FLINK, OPEN, and the debugfs files i915_gem_drop_caches
+ * FENCE_OUT, with a FENCE_ARRAY, with TIMELINE_FENCES), FLINK, OPEN, and the debugfs files i915_gem_drop_caches
  * (write) and i915_gem_objects (read).
  *
  * After every injected call: the ioctl returned 0 or an allocation
@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "gem.h"
+#include "syncobj.h"
 
 #define FI_ROOT "/sys/kernel/debug"
 #define MAX_SWEEP 4000
@@ -141,6 +142,7 @@ struct op_ctx {
 	char *buf;		/* user buffer, faulted in */
 	char mask[32];		/* i915_gem_drop_caches mask */
 	uint64_t rsvd2;		/* execbuf-fence-out: the fence fd out */
+	uint32_t syncobj[3];	/* execbuf-fence-array: wait, signal, timeline */
 	int free_fd;		/* the lowest free fd before the op */
 	long long baseline;	/* i915_gem_objects with nothing set up */
 };
@@ -401,22 +403,12 @@ static int run_execbuf_fence_out(struct op_ctx *c)
 	return ret;
 }
 
-/* ran once (every dword XORed once) or, after an error, not at all */
-static void check_execbuf_fence_out(struct op_ctx *c, int ret)
+/* the target: XORed once after a success, untouched after an error */
+static void check_fo_target(struct op_ctx *c, int ret)
 {
 	uint32_t got[PAGE_SZ / 4], want;
-	int fence = c->rsvd2 >> 32;
 	unsigned int i;
 
-	if (ret) {
-		igt_assert_f(lowest_free_fd() == c->free_fd,
-			     "failed execbuf (%s) left fd %d in use",
-			     igt_errname(ret), c->free_fd);
-	} else {
-		igt_assert_f(fence >= 0 && fcntl(fence, F_GETFD) >= 0,
-			     "no fence fd %d", fence);
-		close(fence);
-	}
 	/* if a failed call queued the batch anyway, it would land now */
 	gem_set_domain(c->fd, c->target, I915_GEM_DOMAIN_CPU, 0);
 	gem_read(c->fd, c->target, 0, got, sizeof(got));
@@ -428,6 +420,121 @@ static void check_execbuf_fence_out(struct op_ctx *c, int ret)
 			     "execbuf returned %s: dword %u of the target is 0x%08x, expected 0x%08x",
 			     igt_errname(ret), i, got[i], want);
 	}
+}
+
+/* ran once (every dword XORed once) or, after an error, not at all */
+static void check_execbuf_fence_out(struct op_ctx *c, int ret)
+{
+	int fence = c->rsvd2 >> 32;
+
+	if (ret) {
+		igt_assert_f(lowest_free_fd() == c->free_fd,
+			     "failed execbuf (%s) left fd %d in use",
+			     igt_errname(ret), c->free_fd);
+	} else {
+		igt_assert_f(fence >= 0 && fcntl(fence, F_GETFD) >= 0,
+			     "no fence fd %d", fence);
+		close(fence);
+	}
+	check_fo_target(c, ret);
+}
+
+/*
+ * The same blit with syncobjs: it waits for a signalled one and signals
+ * another (FENCE_ARRAY), or also a timeline point 1 (TIMELINE_FENCES).
+ */
+static void setup_execbuf_fence_array(struct op_ctx *c)
+{
+	setup_execbuf_fence_out(c);
+	c->syncobj[0] = syncobj_create(c->fd, DRM_SYNCOBJ_CREATE_SIGNALED);
+	c->syncobj[1] = syncobj_create(c->fd, 0);
+	c->syncobj[2] = syncobj_create(c->fd, 0);
+}
+
+static void teardown_execbuf_fence_array(struct op_ctx *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(c->syncobj); i++)
+		syncobj_destroy(c->fd, c->syncobj[i]);
+	teardown_execbuf(c);
+}
+
+static int run_execbuf_syncobjs(struct op_ctx *c, bool timeline)
+{
+	struct drm_i915_gem_relocation_entry reloc = {
+		.target_handle = c->target,
+		.offset = 16,
+		.presumed_offset = ~0ull,
+		.read_domains = I915_GEM_DOMAIN_RENDER,
+		.write_domain = I915_GEM_DOMAIN_RENDER,
+	};
+	struct drm_i915_gem_exec_object2 obj[2] = {
+		{ .handle = c->target },
+		{ .handle = c->handle, .relocation_count = 1,
+		  .relocs_ptr = to_user_pointer(&reloc) },
+	};
+	struct drm_i915_gem_exec_fence f[3] = {
+		{ .handle = c->syncobj[0], .flags = I915_EXEC_FENCE_WAIT },
+		{ .handle = c->syncobj[1], .flags = I915_EXEC_FENCE_SIGNAL },
+		{ .handle = c->syncobj[2], .flags = I915_EXEC_FENCE_SIGNAL },
+	};
+	uint64_t points[3] = { 0, 0, 1 };
+	struct drm_i915_gem_execbuffer_ext_timeline_fences ext = {
+		.base.name = DRM_I915_GEM_EXECBUFFER_EXT_TIMELINE_FENCES,
+		.fence_count = 3,
+		.handles_ptr = to_user_pointer(f),
+		.values_ptr = to_user_pointer(points),
+	};
+	struct drm_i915_gem_execbuffer2 eb = {
+		.buffers_ptr = to_user_pointer(obj),
+		.buffer_count = 2,
+		.batch_len = 32,
+		.flags = I915_EXEC_RENDER | I915_EXEC_FENCE_ARRAY,
+		.cliprects_ptr = to_user_pointer(f),
+		.num_cliprects = 2,
+	};
+
+	if (timeline) {
+		eb.flags = I915_EXEC_RENDER | I915_EXEC_USE_EXTENSIONS;
+		eb.cliprects_ptr = to_user_pointer(&ext);
+		eb.num_cliprects = 0;
+	}
+	return igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb);
+}
+
+static int run_execbuf_fence_array(struct op_ctx *c)
+{
+	return run_execbuf_syncobjs(c, false);
+}
+
+static int run_execbuf_timeline(struct op_ctx *c)
+{
+	return run_execbuf_syncobjs(c, true);
+}
+
+/* signalled (and point 1 there) after a success, untouched after an error */
+static void check_execbuf_fence_array(struct op_ctx *c, int ret)
+{
+	int64_t forever = syncobj_deadline_ms(20000);
+
+	if (ret) {
+		igt_assert_err(__syncobj_wait(c->fd, c->syncobj[1], 0, 0),
+			       -EINVAL);
+		igt_assert_eq_u64(syncobj_query(c->fd, c->syncobj[2]), 0);
+	} else {
+		igt_assert_ok(__syncobj_wait(c->fd, c->syncobj[1], forever, 0));
+	}
+	check_fo_target(c, ret);
+}
+
+static void check_execbuf_timeline(struct op_ctx *c, int ret)
+{
+	check_execbuf_fence_array(c, ret);
+	if (!ret)
+		igt_assert_ok(__syncobj_timeline_wait(c->fd, c->syncobj[2], 1,
+						      syncobj_deadline_ms(20000),
+						      0));
 }
 
 static int run_flink(struct op_ctx *c)
@@ -538,6 +645,11 @@ static const struct op ops[] = {
 	  teardown_execbuf, NULL },
 	{ "execbuf-fence-out", setup_execbuf_fence_out, run_execbuf_fence_out,
 	  undo_execbuf, teardown_execbuf, check_execbuf_fence_out },
+	{ "execbuf-fence-array", setup_execbuf_fence_array,
+	  run_execbuf_fence_array, undo_execbuf, teardown_execbuf_fence_array,
+	  check_execbuf_fence_array },
+	{ "execbuf-timeline", setup_execbuf_fence_array, run_execbuf_timeline,
+	  undo_execbuf, teardown_execbuf_fence_array, check_execbuf_timeline },
 	{ "flink", setup_object, run_flink, NULL, teardown_object, NULL },
 	{ "open", setup_flinked, run_open, undo_close_out2, teardown_object,
 	  NULL },
@@ -699,6 +811,8 @@ SWEEP(set_caching, "set-caching")
 SWEEP(pin, "pin")
 SWEEP(execbuf, "execbuf")
 SWEEP(execbuf_fence_out, "execbuf-fence-out")
+SWEEP(execbuf_fence_array, "execbuf-fence-array")
+SWEEP(execbuf_timeline, "execbuf-timeline")
 SWEEP(flink, "flink")
 SWEEP(open, "open")
 SWEEP(drop_caches, "drop-caches")
@@ -848,6 +962,8 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(sweep_pin),
 	SUBTEST(sweep_execbuf),
 	SUBTEST(sweep_execbuf_fence_out),
+	SUBTEST(sweep_execbuf_fence_array),
+	SUBTEST(sweep_execbuf_timeline),
 	SUBTEST(sweep_flink),
 	SUBTEST(sweep_open),
 	SUBTEST(sweep_drop_caches),

@@ -81,17 +81,18 @@ static void subtest_getparam_features(void)
 		PARAM(HAS_EXEC_NO_RELOC), PARAM(HAS_EXEC_HANDLE_LUT),
 		PARAM(HAS_WAIT_TIMEOUT), PARAM(HAS_EXEC_BATCH_FIRST),
 		PARAM(HAS_EXEC_SOFTPIN), PARAM(HAS_EXEC_FENCE),
-		PARAM(HAS_RELAXED_DELTA),
+		PARAM(HAS_RELAXED_DELTA), PARAM(HAS_EXEC_FENCE_ARRAY),
+		PARAM(HAS_EXEC_TIMELINE_FENCES), PARAM(HAS_EXEC_SUBMIT_FENCE),
 	};
 
 	check_params(p, ARRAY_SIZE(p), 0);
 }
 
-/* and what it refuses (execbuffer flags gem_exec_bad tries) it does not */
+/* and what it lacks (the command parser) it does not */
 static void subtest_getparam_unsupported(void)
 {
 	static const struct param p[] = {
-		PARAM(HAS_EXEC_FENCE_ARRAY),
+		PARAM(CMD_PARSER_VERSION),
 	};
 
 	check_params(p, ARRAY_SIZE(p), -EINVAL);
