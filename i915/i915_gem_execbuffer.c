@@ -23,7 +23,9 @@
  *    -ENOENT, an object listed twice -EINVAL), the object flags,
  *    alignments and softpin addresses are checked, every relocation is
  *    checked against the list and its domains are unioned into its target
- *    (i915_reloc_check()), and the batch range is checked
+ *    (i915_reloc_check(); with I915_EXEC_NO_RELOC not here but only if
+ *    phase 4 moves an object: exec_check_relocs_late() drops the locks,
+ *    does it and phase 4 starts over), and the batch range is checked
  *    (i915_exec_check_batch()).  An execbuffer rejected so far has had no
  *    effect at all.  Then the fences to wait for are waited for, still
  *    without a lock: the FENCE_IN (or FENCE_SUBMIT) sync_file, the
@@ -47,8 +49,9 @@
  *    unbinding this execbuffer's own movable objects if it is too
  *    fragmented.  -EDEADLK from any lock drops everything and starts this
  *    phase over.
- * 5. Relocation (i915_reloc_apply()): stale presumed offsets are patched
- *    into the source objects, after each source went idle.  A relocation
+ * 5. Relocation (i915_reloc_apply(), skipped for NO_RELOC while nothing
+ *    moved): stale presumed offsets are patched into the source objects,
+ *    after each source went idle.  A relocation
  *    chunk not resident in memory: every lock dropped, the chunk faulted
  *    in (i915_reloc_fault_in()), phase 4 again.
  * 6. Domains: section 7.3.1 B (exec_domains()): CPU-written objects are
@@ -848,6 +851,32 @@ static int exec_lock_and_bind(struct i915_exec *eb)
 	}
 }
 
+/*
+ * NO_RELOC, and phase 4 moved an object: the relocations phase 2 left
+ * unread must be read now, with every check.  Reading them may fault,
+ * which takes mmap_lock: every lock is dropped and the acquire context
+ * ended first (lockdep orders mmap_lock before it), a new one begun
+ * after.  The domains start again from the exec objects' flags, as in
+ * phase 2, and phase 4 starts over.
+ */
+static int exec_check_relocs_late(struct i915_exec *eb)
+{
+	unsigned int i;
+	int ret;
+
+	i915_ww_fini(&eb->ww);
+	for (i = 0; i < eb->count; i++) {
+		eb->objects[i].read_domains = 0;
+		eb->objects[i].write_domain = 0;
+	}
+	ret = i915_reloc_check(eb);
+	if (!ret)
+		ret = i915_exec_check_batch(eb);
+	eb->relocs_checked = !ret;
+	i915_ww_init(&eb->ww);
+	return ret;
+}
+
 /* Phases 4 to 8, between taking the first lock and dropping the last. */
 static int exec_locked(struct i915_exec *eb)
 {
@@ -856,8 +885,17 @@ static int exec_locked(struct i915_exec *eb)
 	i915_ww_init(&eb->ww);
 	for (;;) {
 		ret = exec_lock_and_bind(eb);
-		/* NO_RELOC: the user vouches for the offsets if none moved. */
-		if (!ret && (!(eb->flags & I915_EXEC_NO_RELOC) || eb->moved))
+		/*
+		 * NO_RELOC: the user vouches for the offsets; while none
+		 * moved, not one relocation is read (as upstream).
+		 */
+		if (!ret && !eb->relocs_checked && eb->moved) {
+			ret = exec_check_relocs_late(eb);
+			if (ret)
+				break;
+			continue;
+		}
+		if (!ret && eb->relocs_checked)
 			ret = i915_reloc_apply(eb);
 		if (ret != -EAGAIN || !eb->reloc_fault)
 			break;
@@ -983,8 +1021,11 @@ static int exec_prepare(struct i915_exec *eb)
 	int ret;
 
 	ret = i915_exec_lookup(eb);
-	if (!ret)
+	/* NO_RELOC: the relocations are read only if an object moves. */
+	if (!ret && !(eb->flags & I915_EXEC_NO_RELOC)) {
 		ret = i915_reloc_check(eb);
+		eb->relocs_checked = !ret;
+	}
 	if (!ret)
 		ret = i915_exec_check_batch(eb);
 	/* FENCE_IN and foreign fences: waited for before any lock. */

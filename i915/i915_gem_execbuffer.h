@@ -114,6 +114,9 @@ struct i915_exec_handle {
  * @flush: domains whose caches it flushes
  * @moved: an object was bound somewhere other than its entry's offset,
  *	so I915_EXEC_NO_RELOC cannot skip the relocations
+ * @relocs_checked: i915_reloc_check() passed: the relocations are read
+ *	and applied (always without I915_EXEC_NO_RELOC, else once
+ *	@moved)
  * @emitted: @rq is in the ring (a fence now, no longer discardable)
  * @reloc_fault: the relocation chunk i915_reloc_apply() could not read
  *	without a page fault (it answered -EAGAIN)
@@ -143,6 +146,7 @@ struct i915_exec {
 	u32 invalidate;
 	u32 flush;
 	bool moved;
+	bool relocs_checked;
 	bool emitted;
 	const void __user *reloc_fault;
 	size_t reloc_fault_len;

@@ -14,11 +14,18 @@
  *    write domain, contained in the read domains and the same for every
  *    entry that writes the target.  The domains are unioned into the
  *    targets.  A rejected execbuffer has changed nothing.
+ *    With I915_EXEC_NO_RELOC the user vouches for every address, and
+ *    as upstream not one entry is read (nor its count bounded) unless
+ *    phase 4 of the execbuffer moves some object: then this step runs
+ *    late, every lock dropped, over every object's relocations (not
+ *    only those naming the object that moved), and step 2 follows.
  * 2. i915_reloc_apply(), with every object locked and bound: the arrays
  *    are read again, chunk by chunk, and each entry checked again (the
  *    user may have changed it meanwhile).  An entry whose presumed_offset
  *    is the target's current address is left alone (the design's fast
- *    path); any other gets target address + delta written at its offset,
+ *    path, and upstream's), though still checked, offset included, where
+ *    upstream skips its offset check; any other gets target address +
+ *    delta written at its offset,
  *    after the source object went idle (the GPU may still be reading the
  *    previous contents), through a kernel mapping of the page.
  *    reloc_patch() is the only code that writes.

@@ -17,7 +17,9 @@
  * batch (dword 0 itself when the batch starts at byte 8) and elsewhere,
  * targeting the batch itself or the other objects.  Presumed offsets
  * are the last ones the kernel reported, or stale on purpose so that the
- * kernel patches; some execs ask for an alignment, some use NO_RELOC.
+ * kernel patches; some execs ask for an alignment, some use NO_RELOC
+ * (and flag the objects they store into EXEC_OBJECT_WRITE, as upstream
+ * requires: while nothing moved, no relocation is read).
  *
  * Every batch is read back (PREAD) before and after its exec and must
  * hold exactly what was written, with each relocated dword equal to its
@@ -267,6 +269,9 @@ static void do_exec(struct churn *c)
 		if (!tgt[i]->pins && !rnd(c, 8))
 			exec[i].alignment = PAGE_SZ << rnd(c, 4);
 	}
+	/* NO_RELOC: relocations unread, what is written must be flagged */
+	for (i = 0; noreloc && i < nst; i++)
+		exec[st[i].t].flags |= EXEC_OBJECT_WRITE;
 	exec[ntgt].relocation_count = nrel;
 	exec[ntgt].relocs_ptr = to_user_pointer(reloc);
 	eb.buffers_ptr = to_user_pointer(exec);

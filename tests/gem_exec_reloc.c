@@ -8,6 +8,10 @@
  *  - a right presumed offset is trusted: the kernel leaves that dword
  *    alone (we plant a value it would have changed), with or without
  *    I915_EXEC_NO_RELOC;
+ *  - NO_RELOC with no object moved reads no relocation at all (bad
+ *    entries, an unreadable array pass, as upstream; intel-gpu-tools'
+ *    gem_busy benchmark depends on it); once any object moved, every
+ *    relocation is read and checked;
  *  - HANDLE_LUT (targets by index), relocations in a non-batch object,
  *    many relocations and deltas;
  *  - after GEM_INIT or eviction moved an object, the next exec
@@ -254,6 +258,233 @@ static void subtest_no_reloc_wrong_offsets(void)
 	igt_assert_eq_u64(read_dw(fd, s.target, 0x20), 0x13572468);
 	store_fini(&s);
 	close(fd);
+}
+
+/*
+ * NO_RELOC and no object moved: upstream reads not one relocation.
+ * Entries that would be rejected if read (a target outside the list,
+ * an offset outside the object), an array that cannot be read and a
+ * count no execbuffer may have all pass, and nothing is patched.
+ */
+static void subtest_no_reloc_unread(void)
+{
+	int fd = drm_open_driver();
+	struct drm_i915_gem_relocation_entry bad[2];
+	uint64_t target, batch;
+	struct store s;
+	void *hole;
+
+	store_init(&s, fd);
+	target = store_settle(&s);
+	batch = s.obj[1].offset;
+	store_prepare(&s, 0, 0x0badc0de, (uint32_t)target + 0x90, target);
+	s.obj[1].offset = batch;
+	bad[0] = s.reloc;
+	bad[0].target_handle = 0xdeadbeef;
+	bad[0].presumed_offset = ~0ull;
+	bad[1] = s.reloc;
+	bad[1].offset = 4 * PAGE_SZ;
+	bad[1].presumed_offset = ~0ull;
+	s.obj[1].relocs_ptr = to_user_pointer(bad);
+	s.obj[1].relocation_count = 2;
+	igt_assert_ok(store_exec(&s, I915_EXEC_NO_RELOC));
+	igt_assert_eq_u64(s.obj[0].offset, target);
+	igt_assert_eq_u64(s.obj[1].offset, batch);
+	igt_assert_eq_u64(addr_dword(&s), (uint32_t)target + 0x90);
+	igt_assert_eq_u64(read_dw(fd, s.target, 0x90), 0x0badc0de);
+	igt_assert_eq_u64(bad[0].presumed_offset, ~0ull);
+	igt_assert_eq_u64(bad[1].presumed_offset, ~0ull);
+
+	hole = mmap(NULL, PAGE_SZ, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+	igt_assert(hole != MAP_FAILED);
+	s.obj[1].relocs_ptr = to_user_pointer(hole);
+	s.obj[1].relocation_count = 0xffffffff;
+	igt_assert_ok(store_exec(&s, I915_EXEC_NO_RELOC));
+	igt_assert_eq_u64(addr_dword(&s), (uint32_t)target + 0x90);
+	/* without NO_RELOC they are read, as always */
+	igt_assert_eq(store_exec(&s, 0), -EFAULT);
+	s.obj[1].relocs_ptr = to_user_pointer(bad);
+	s.obj[1].relocation_count = 2;
+	igt_assert_eq(store_exec(&s, 0), -ENOENT);
+	munmap(hole, PAGE_SZ);
+	store_fini(&s);
+	close(fd);
+}
+
+/*
+ * NO_RELOC once an object moved: every object's relocations are read
+ * (not only those naming the object that moved) and checked strictly.
+ * Here only a third object, which no relocation names, is evicted by a
+ * squatter softpinned over it; the batch and its target stay put.
+ */
+static void subtest_no_reloc_moved_reads_relocs(void)
+{
+	int fd = drm_open_driver();
+	struct drm_i915_gem_relocation_entry relocs[2];
+	struct drm_i915_gem_exec_object2 obj[3], sq[2];
+	uint32_t other = gem_create(fd, 4 * PAGE_SZ);
+	uint32_t squatter = gem_create(fd, 4 * PAGE_SZ);
+	uint32_t bbe_batch = bbe_create(fd, 0);
+	uint64_t target, planted;
+	struct store s;
+
+	store_init(&s, fd);
+	store_prepare(&s, 0x60, 0x60606060, 0, ~0ull);
+	memset(obj, 0, sizeof(obj));
+	obj[0] = s.obj[0];
+	obj[1].handle = other;
+	obj[2] = s.obj[1];
+	igt_assert_ok(exec_list(fd, obj, 3, s.len, 0));
+	gem_sync(fd, s.batch);
+	target = obj[0].offset;
+
+	/* a wrong presumed offset, and a target outside the list */
+	planted = (uint32_t)target + 0x20;
+	store_prepare(&s, 0x60, 0x60606060, planted, target + 0x1000);
+	relocs[0] = s.reloc;
+	relocs[1] = s.reloc;
+	relocs[1].target_handle = 0xdeadbeef;
+	obj[2].relocs_ptr = to_user_pointer(relocs);
+	obj[2].relocation_count = 2;
+	igt_assert_ok(exec_list(fd, obj, 3, s.len, I915_EXEC_NO_RELOC));
+	gem_sync(fd, s.batch);
+	igt_assert_eq_u64(addr_dword(&s), planted);
+	igt_assert_eq_u64(read_dw(fd, s.target, 0x20), 0x60606060);
+
+	memset(sq, 0, sizeof(sq));
+	sq[0].handle = squatter;
+	sq[0].offset = obj[1].offset;
+	sq[0].flags = EXEC_OBJECT_PINNED;
+	sq[1].handle = bbe_batch;
+	igt_assert_ok(exec_list(fd, sq, 2, 8, 0));
+	igt_assert_eq_u64(sq[0].offset, obj[1].offset);
+	gem_sync(fd, bbe_batch);
+
+	igt_assert_eq(exec_list(fd, obj, 3, s.len, I915_EXEC_NO_RELOC),
+		      -ENOENT);
+	relocs[1] = s.reloc;
+	relocs[1].offset = PAGE_SZ;
+	igt_assert_eq(exec_list(fd, obj, 3, s.len, I915_EXEC_NO_RELOC),
+		      -EINVAL);
+	relocs[1] = s.reloc;
+	relocs[1].read_domains = I915_GEM_DOMAIN_CPU;
+	igt_assert_eq(exec_list(fd, obj, 3, s.len, I915_EXEC_NO_RELOC),
+		      -EINVAL);
+	igt_assert_eq_u64(addr_dword(&s), planted);
+
+	relocs[1] = s.reloc;
+	igt_assert_ok(exec_list(fd, obj, 3, s.len, I915_EXEC_NO_RELOC));
+	gem_sync(fd, s.batch);
+	igt_assert_neq(obj[1].offset, sq[0].offset);
+	igt_assert_eq_u64(obj[0].offset, target);
+	igt_assert_eq_u64(addr_dword(&s), (uint32_t)target + 0x60);
+	igt_assert_eq_u64(read_dw(fd, s.target, 0x60), 0x60606060);
+	igt_assert_eq_u64(relocs[0].presumed_offset, target);
+	gem_close(fd, other);
+	gem_close(fd, squatter);
+	gem_close(fd, bbe_batch);
+	store_fini(&s);
+	close(fd);
+}
+
+/*
+ * intel-gpu-tools' benchmarks/gem_busy.c, its execbuffer pattern: two
+ * objects with HANDLE_LUT | NO_RELOC, a first exec without relocations
+ * (which learns the offsets), a probe of rings 1..15, then relocations
+ * that name their targets by GEM handle although HANDLE_LUT is set (the
+ * batch's handle is out of the list's range; in the WRITE variant the
+ * other one names the batch as a written target).  Upstream never reads
+ * them since nothing moves; the benchmark's execs must all succeed.
+ * (The benchmark's batch jumps to itself until the CPU ends it; this
+ * one ends at once: dwords 1 and 256 are sentinels the relocations
+ * would overwrite.)
+ */
+static void gem_busy_pattern(bool write)
+{
+	int fd = drm_open_driver();
+	struct drm_i915_gem_execbuffer2 eb;
+	struct drm_i915_gem_exec_object2 obj[2];
+	struct drm_i915_gem_relocation_entry reloc[2];
+	uint32_t cs[2] = { MI_BATCH_BUFFER_END, 0x5e5e5e5e };
+	uint64_t offsets[2];
+	unsigned int engines[16], nengine = 0, ring, rep;
+	int fence;
+
+	memset(obj, 0, sizeof(obj));
+	obj[0].handle = gem_create(fd, PAGE_SZ);
+	if (write)
+		obj[0].flags = EXEC_OBJECT_WRITE;
+	obj[1].handle = gem_create(fd, PAGE_SZ);
+	igt_assert_lte(2, obj[1].handle);
+	gem_write(fd, obj[1].handle, 0, cs, sizeof(cs));
+	gem_write(fd, obj[1].handle, 1024, &cs[1], sizeof(cs[1]));
+
+	memset(&eb, 0, sizeof(eb));
+	eb.buffers_ptr = to_user_pointer(obj);
+	eb.buffer_count = 2;
+	eb.flags = I915_EXEC_HANDLE_LUT | I915_EXEC_NO_RELOC;
+	igt_assert_ok(__gem_execbuf(fd, &eb));
+	for (ring = 1; ring < 16; ring++) {
+		eb.flags &= ~(uint64_t)(I915_EXEC_RING_MASK | I915_EXEC_BSD_MASK);
+		eb.flags |= ring;
+		if (__gem_execbuf(fd, &eb) == 0)
+			engines[nengine++] = ring;
+	}
+	igt_assert_lte(1, nengine);
+	offsets[0] = obj[0].offset;
+	offsets[1] = obj[1].offset;
+
+	obj[1].relocs_ptr = to_user_pointer(reloc);
+	obj[1].relocation_count = 2;
+	memset(reloc, 0, sizeof(reloc));
+	reloc[0].target_handle = obj[1].handle;
+	reloc[0].presumed_offset = obj[1].offset;
+	reloc[0].offset = sizeof(uint32_t);
+	reloc[0].delta = gem_gen(fd) < 4;
+	reloc[0].read_domains = I915_GEM_DOMAIN_COMMAND;
+	reloc[1].target_handle = obj[0].handle;
+	reloc[1].presumed_offset = obj[0].offset;
+	reloc[1].offset = 1024;
+	reloc[1].read_domains = I915_GEM_DOMAIN_RENDER;
+	if (write)
+		reloc[1].write_domain = I915_GEM_DOMAIN_RENDER;
+
+	for (rep = 0; rep < 3; rep++) {
+		fence = -1;
+		for (ring = 0; ring < nengine; ring++) {
+			eb.flags &= ~(3ull << 16);
+			if (rep == 1)
+				eb.flags |= I915_EXEC_FENCE_OUT;
+			eb.flags &= ~(uint64_t)(I915_EXEC_RING_MASK |
+						I915_EXEC_BSD_MASK);
+			eb.flags |= engines[ring];
+			eb.rsvd2 = 0;
+			igt_assert_ok(__gem_execbuf_wr(fd, &eb));
+			if (eb.flags & I915_EXEC_FENCE_OUT) {
+				igt_assert_lte(0, fence = eb.rsvd2 >> 32);
+				close(fence);
+			}
+		}
+		(void)gem_busy(fd, obj[0].handle);
+		gem_sync(fd, obj[1].handle);
+		igt_assert_eq(gem_busy(fd, obj[0].handle), 0);
+		igt_assert_eq_u64(obj[0].offset, offsets[0]);
+		igt_assert_eq_u64(obj[1].offset, offsets[1]);
+		igt_assert_eq_u64(read_dw(fd, obj[1].handle, 4), 0x5e5e5e5e);
+		igt_assert_eq_u64(read_dw(fd, obj[1].handle, 1024),
+				  0x5e5e5e5e);
+		igt_assert_eq_u64(reloc[0].presumed_offset, offsets[1]);
+	}
+	gem_close(fd, obj[0].handle);
+	gem_close(fd, obj[1].handle);
+	close(fd);
+}
+
+static void subtest_gem_busy_pattern(void)
+{
+	gem_busy_pattern(false);
+	gem_busy_pattern(true);
 }
 
 /* HANDLE_LUT: target_handle is an index into the exec list */
@@ -843,6 +1074,9 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(right_presumed_left_alone),
 	SUBTEST(no_reloc),
 	SUBTEST(no_reloc_wrong_offsets),
+	SUBTEST(no_reloc_unread),
+	SUBTEST(no_reloc_moved_reads_relocs),
+	SUBTEST(gem_busy_pattern),
 	SUBTEST(handle_lut),
 	SUBTEST(handle_lut_batch_first),
 	SUBTEST(reloc_in_data_object),
