@@ -24,14 +24,6 @@
 
 #define DELAY_US	1000	/* per command */
 
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 /*
  * A batch of @noops MI_NOOPs, then a store of @value into @target
  * (written), and a relocation to @read_only (if any) that only reads it.
@@ -63,7 +55,7 @@ static double wait_idle_by_busy(int fd, uint32_t handle, double limit)
 	while (gem_busy(fd, handle)) {
 		igt_assert_f(igt_now() - t0 < limit,
 			     "still busy after %.1f s", limit);
-		sleep_ms(1);
+		igt_sleep_ms(1);
 	}
 	return igt_now() - t0;
 }
@@ -373,7 +365,7 @@ static void subtest_throttle_waits_for_old(void)
 	t0 = igt_now();
 	for (i = 0; i < 4; i++)
 		old[i] = slow_batch(fd, &t[i], NULL, 100, i + 1);
-	sleep_ms(50);
+	igt_sleep_ms(50);
 	young = slow_batch(fd, &t[4], NULL, 300, 5);
 	igt_assert_neq(gem_busy(fd, t[3].handle), 0);
 	igt_assert_ok(__gem_throttle(fd));
@@ -402,7 +394,7 @@ static void subtest_throttle_per_file(void)
 	sim_set_cmd_delay(DELAY_US);
 	bo_init(&w, fd, PAGE_SZ);
 	b = slow_batch(fd, &w, NULL, 600, 1);
-	sleep_ms(50);
+	igt_sleep_ms(50);
 	t0 = igt_now();
 	igt_assert_ok(__gem_throttle(other));
 	igt_info("the other client's throttle took %.3f s", igt_now() - t0);
@@ -454,7 +446,7 @@ static void subtest_close_fd_busy(void)
 	b = slow_batch(fd, &w, NULL, 300, 1);
 	free(b);	/* its object goes with the fd */
 	close(fd);
-	sleep_ms(500);
+	igt_sleep_ms(500);
 	igt_assert_eq(gem_wait_object_count(watcher, before), before);
 	close(watcher);
 }

@@ -35,14 +35,6 @@
 #define DELAY_US	1000	/* per command, for the slow batches */
 #define SLOW_NOOPS	1000	/* about a second */
 
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 /* the fields of EXECBUFFER2 a test sets, and what came back */
 struct xb {
 	uint64_t flags;
@@ -200,23 +192,6 @@ static void subtest_wait_exec(void)
 	close(fd);
 }
 
-static int open_vgem(void)
-{
-	char path[64];
-	int i, fd;
-
-	for (i = 0; i < 64; i++) {
-		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (igt_drm_driver_is(fd, "vgem"))
-			return fd;
-		close(fd);
-	}
-	return -1;
-}
-
 struct waiter {
 	int fd;
 	uint32_t target, syncobj;
@@ -246,7 +221,7 @@ static int run_waiter(void *arg)
  */
 static void vgem_wait(bool timeline)
 {
-	int vfd = open_vgem(), fd = drm_open_driver_render(), dmabuf, status;
+	int vfd = drm_open_named("vgem"), fd = drm_open_driver_render(), dmabuf, status;
 	struct drm_vgem_fence_attach attach = { .flags = VGEM_FENCE_WRITE };
 	struct drm_vgem_fence_signal sig = { };
 	struct drm_mode_create_dumb dumb = {
@@ -273,7 +248,7 @@ static void vgem_wait(bool timeline)
 	igt_assert_err(__syncobj_wait(fd, w.syncobj, 0, 0), -ETIME);
 
 	pid = igt_fork(run_waiter, &w);
-	sleep_ms(500);
+	igt_sleep_ms(500);
 	igt_assert_f(waitpid(pid, &status, WNOHANG) == 0,
 		     "the exec returned before vgem's fence signalled");
 	igt_assert_eq_u64(read_u32(fd, w.target), 0);

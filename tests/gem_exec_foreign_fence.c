@@ -32,23 +32,6 @@
 #define MAGIC		0xf0e1d2c3u
 #define B_TIMEOUT_MS	3000	/* B's calls are interrupted after this */
 
-static int open_vgem(void)
-{
-	char path[64];
-	int i, fd;
-
-	for (i = 0; i < 64; i++) {
-		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (igt_drm_driver_is(fd, "vgem"))
-			return fd;
-		close(fd);
-	}
-	return -1;
-}
-
 static void on_alarm(int sig)
 {
 }
@@ -82,14 +65,6 @@ static int ioctl_bounded(int fd, unsigned long req, void *arg)
 	ret = ioctl(fd, req, arg) ? -errno : 0;
 	setitimer(ITIMER_REAL, &off, NULL);
 	return ret;
-}
-
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
 }
 
 /*
@@ -155,7 +130,7 @@ static void client_b_not_blocked(int fd_b, uint32_t shared_b, pid_t pid)
 	int status;
 
 	igt_assert_eq(sigaction(SIGALRM, &sa, NULL), 0);
-	sleep_ms(500);	/* A is in its execbuffer by now */
+	igt_sleep_ms(500);	/* A is in its execbuffer by now */
 	igt_assert_f(waitpid(pid, &status, WNOHANG) == 0,
 		     "client A finished before its fence signalled");
 
@@ -181,7 +156,7 @@ static void client_b_not_blocked(int fd_b, uint32_t shared_b, pid_t pid)
 
 static void subtest_vgem_fence(void)
 {
-	int vfd = open_vgem(), fd = drm_open_driver(), fd_b, dmabuf;
+	int vfd = drm_open_named("vgem"), fd = drm_open_driver(), fd_b, dmabuf;
 	struct drm_vgem_fence_attach attach = { .flags = VGEM_FENCE_WRITE };
 	struct drm_vgem_fence_signal sig = { };
 	struct client_a a = { .fd = fd };

@@ -126,6 +126,14 @@ double igt_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+void igt_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 static const char *basename_of(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -339,6 +347,23 @@ int __drm_open_driver(bool render)
 		close(fd);
 	}
 	return err;
+}
+
+int drm_open_named(const char *name)
+{
+	char path[64];
+	int i, fd;
+
+	for (i = 0; i < 64; i++) {
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (igt_drm_driver_is(fd, name))
+			return fd;
+		close(fd);
+	}
+	return -1;
 }
 
 static int open_or_skip(bool render)

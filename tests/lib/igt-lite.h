@@ -153,6 +153,9 @@ int drm_open_driver_render(void);
 /* the same, but returns -errno instead of skipping (for unprivileged) */
 int __drm_open_driver(bool render);
 
+/* the first primary node of the DRM driver @name (e.g. "vgem"), or -1 */
+int drm_open_named(const char *name);
+
 /* is @fd a node of the DRM driver named @want (DRM_IOCTL_VERSION)? */
 bool igt_drm_driver_is(int fd, const char *want);
 
@@ -224,5 +227,7 @@ bool igt_cpu_has_flag(const char *flag);
 void igt_fill_pattern(void *buf, size_t len, uint32_t seed);
 /* monotonic seconds */
 double igt_now(void);
+/* sleep @ms milliseconds, whole, across signals */
+void igt_sleep_ms(unsigned int ms);
 
 #endif /* IGT_LITE_H */
