@@ -17,7 +17,9 @@
 #include <drm/drm_mm.h>
 #include <drm/drm_print.h>
 #include <linux/dma-fence.h>
+#include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
@@ -207,6 +209,12 @@ struct i915_gpu_error {
  * @reset_lock: serialises GPU resets (i915_reset.c); taken with nothing
  *	held, never inside &i915_ring.lock
  * @reset_count: GPU resets done (GET_RESET_STATS)
+ * @userptr_sem: orders a USERPTR invalidation against an execbuffer that
+ *	uses userptr objects: the notifier takes it for writing to move the
+ *	sequence; an execbuffer holds it for reading from the check that its
+ *	userptr pages are current until its fence is in their dma_resv
+ *	(i915_gem_userptr.c); taken inside every dma_resv lock, outside
+ *	&i915_ring.lock, never around an allocation
  */
 struct i915_device {
 	struct drm_device drm;
@@ -226,6 +234,8 @@ struct i915_device {
 
 	struct mutex reset_lock; /* see above */
 	atomic_t reset_count;
+
+	struct rw_semaphore userptr_sem; /* see above */
 };
 
 static inline struct i915_device *to_i915(const struct drm_device *dev)
@@ -378,6 +388,23 @@ struct i915_gem_object_ops {
 };
 
 /**
+ * struct i915_gem_userptr - the user memory behind a USERPTR object
+ * @notifier: tells when the CPU mapping of [@ptr, @ptr + size) changes
+ * @ptr: the user address
+ * @pvec: the user pages pinned by i915_gem_userptr_prepare(), or NULL
+ * @seq: the notifier sequence @pvec was pinned at: once the notifier moved
+ *	past it, @pvec is stale and the next submission pins the pages anew
+ *
+ * @pvec and @seq are under the object's dma_resv lock.
+ */
+struct i915_gem_userptr {
+	struct mmu_interval_notifier notifier;
+	unsigned long ptr;
+	struct page **pvec;
+	unsigned long seq;
+};
+
+/**
  * struct i915_gem_object - a GEM object of this driver
  * @base: the DRM core object, embedded (handles, names, shmem file, resv)
  * @ops: the backing store: shmfs (drm_gem.c), user memory
@@ -386,6 +413,7 @@ struct i915_gem_object_ops {
  *	pinned, for a backing store without struct pages: see @sgt)
  * @sgt: the DMA addresses of a backing store without pages of ours (an
  *	imported dma-buf's mapped attachment) while @pages_pin_count > 0
+ * @userptr: the user memory of a USERPTR object
  * @pages_pin_count: users of @pages; at zero the pages go back to shmem
  *	and become pageable again
  * @read_domains: I915_GEM_DOMAIN_* bits whose caches may hold the data
@@ -419,6 +447,7 @@ struct i915_gem_object {
 	const struct i915_gem_object_ops *ops;
 	struct page **pages;
 	struct sg_table *sgt;
+	struct i915_gem_userptr userptr;
 	unsigned int pages_pin_count;
 	u32 read_domains;
 	u32 write_domain;
@@ -671,6 +700,19 @@ struct i915_gem_object *
 i915_gem_object_create_private(struct i915_device *i915, u64 size,
 			       const struct i915_gem_object_ops *ops,
 			       struct dma_resv *resv);
+
+/* i915_gem_userptr.c: objects on user memory */
+int i915_gem_userptr_ioctl(struct drm_device *dev, void *data,
+			   struct drm_file *file);
+int i915_gem_userptr_prepare(struct i915_gem_object *obj);
+int i915_gem_userptr_validate(struct i915_gem_object *obj);
+bool i915_gem_userptr_stale(struct i915_gem_object *obj);
+void i915_gem_userptr_init(struct i915_device *i915);
+
+static inline bool i915_gem_object_is_userptr(const struct i915_gem_object *obj)
+{
+	return !!obj->userptr.notifier.mm;
+}
 
 /* i915_gem.c: the Intel half of object-level GEM (ioctls) */
 int i915_gem_init(struct i915_device *i915);

@@ -905,12 +905,16 @@ static int exec_locked(struct i915_exec *eb)
 		if (ret)
 			break;
 	}
+	/* Userptr pages current from here until the fence is published. */
+	if (!ret)
+		ret = i915_exec_userptr_begin(eb);
 	if (!ret) {
 		exec_domains(eb);
 		ret = exec_emit(eb);
 	}
 	if (!ret)
 		exec_publish(eb);
+	i915_exec_userptr_end(eb);
 
 	i915_ww_fini(&eb->ww);
 	return ret;
@@ -1021,6 +1025,9 @@ static int exec_prepare(struct i915_exec *eb)
 	int ret;
 
 	ret = i915_exec_lookup(eb);
+	/* Userptr objects: their user pages pinned, before any lock. */
+	if (!ret)
+		ret = i915_exec_userptr_prepare(eb);
 	/* NO_RELOC: the relocations are read only if an object moves. */
 	if (!ret && !(eb->flags & I915_EXEC_NO_RELOC)) {
 		ret = i915_reloc_check(eb);
@@ -1045,6 +1052,7 @@ static int exec_prepare(struct i915_exec *eb)
 /* Everything after the copy-in of the object list, for both versions. */
 static int exec_run(struct i915_exec *eb, u64 context, u64 *rsvd2)
 {
+	unsigned int tries = 0;
 	int ret;
 
 	ret = exec_check_submit(eb, context);
@@ -1052,8 +1060,12 @@ static int exec_run(struct i915_exec *eb, u64 context, u64 *rsvd2)
 		ret = exec_get_fences(eb, *rsvd2);
 	if (!ret)
 		ret = exec_prepare(eb);
-	if (!ret)
-		ret = exec_locked(eb);
+	if (!ret) {
+		/* Userptr pages that went stale meanwhile: pinned again. */
+		do {
+			ret = exec_locked(eb);
+		} while (i915_exec_userptr_retry(eb, ret, tries++));
+	}
 
 	i915_reloc_write_back(eb);
 	if (ret)
