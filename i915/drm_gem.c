@@ -77,6 +77,11 @@ static void i915_gem_object_free(struct drm_gem_object *gem)
 	bool locked;
 
 	locked = dma_resv_trylock(gem->resv);
+	/* An imported dma-buf's lock is the exporter's: it may be busy. */
+	if (!locked && gem->import_attach) {
+		dma_resv_lock(gem->resv, NULL);
+		locked = true;
+	}
 	if (!drm_WARN_ON_ONCE(gem->dev, !locked)) {
 		i915_gtt_unbind_locked(obj);
 		if (drm_WARN_ON_ONCE(gem->dev, obj->pages_pin_count)) {

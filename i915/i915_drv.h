@@ -714,6 +714,12 @@ static inline bool i915_gem_object_is_userptr(const struct i915_gem_object *obj)
 	return !!obj->userptr.notifier.mm;
 }
 
+/* i915_gem_dmabuf.c: another driver's dma-bufs */
+struct drm_gem_object *i915_gem_prime_import(struct drm_device *dev,
+					     struct dma_buf *dma_buf);
+int i915_gem_dmabuf_copy(struct i915_gem_object *obj, u64 offset,
+			 char __user *user, u64 size, bool write);
+
 /* i915_gem.c: the Intel half of object-level GEM (ioctls) */
 int i915_gem_init(struct i915_device *i915);
 void i915_gem_fini(struct i915_device *i915);

@@ -373,8 +373,12 @@ int i915_gem_pread_ioctl(struct drm_device *dev, void *data,
 	ret = i915_gem_object_prepare_read(obj, &clflush);
 	if (ret)
 		goto out_put;
-	ret = i915_gem_object_pread(obj, args->offset, user, args->size,
-				    clflush);
+	if (obj->base.import_attach)
+		ret = i915_gem_dmabuf_copy(obj, args->offset, user,
+					   args->size, false);
+	else
+		ret = i915_gem_object_pread(obj, args->offset, user,
+					    args->size, clflush);
 
 out_put:
 	drm_gem_object_put(&obj->base);
@@ -418,8 +422,14 @@ int i915_gem_pwrite_ioctl(struct drm_device *dev, void *data,
 	ret = i915_gem_object_prepare_write(obj, &nontemporal);
 	if (ret)
 		goto out_put;
-	ret = i915_gem_object_pwrite(obj, args->offset, user, args->size,
-				     nontemporal);
+	if (obj->base.import_attach) {
+		ret = i915_gem_dmabuf_copy(obj, args->offset, (void __user *)user,
+					   args->size, true);
+		nontemporal = true; /* flushed: the chipset's buffers next */
+	} else {
+		ret = i915_gem_object_pwrite(obj, args->offset, user,
+					     args->size, nontemporal);
+	}
 	if (nontemporal)
 		i915_gem_object_finish_write(obj);
 
