@@ -59,6 +59,8 @@
 	(I915_USERPTR_READ_ONLY | I915_USERPTR_UNSYNCHRONIZED | \
 	 I915_USERPTR_PROBE)
 
+#ifdef CONFIG_MMU_NOTIFIER
+
 /* Times a submission pins the user pages again before giving up. */
 #define I915_USERPTR_TRIES	8
 
@@ -418,6 +420,79 @@ bool i915_exec_userptr_retry(struct i915_exec *eb, int ret,
 	return !i915_exec_userptr_prepare(eb);
 }
 
+/* A userptr object on [@ptr, @ptr + @size) of the caller's mm. */
+static int userptr_create(struct drm_device *dev, u64 ptr, u64 size,
+			  struct i915_gem_object **objp)
+{
+	struct i915_gem_object *obj;
+	int ret;
+
+	obj = i915_gem_object_create_private(to_i915(dev), size,
+					     &i915_gem_userptr_ops, NULL);
+	if (IS_ERR(obj))
+		return PTR_ERR(obj);
+	/* Snooped: the CPU reaches the pages through its caches. */
+	obj->cache_level = I915_CACHING_CACHED;
+	obj->userptr.ptr = ptr;
+	obj->userptr.seq = ULONG_MAX;
+
+	ret = mmu_interval_notifier_insert(&obj->userptr.notifier,
+					   current->mm, ptr, size,
+					   &i915_gem_userptr_notifier_ops);
+	if (ret) {
+		drm_gem_object_put(&obj->base);
+		return ret;
+	}
+	*objp = obj;
+	return 0;
+}
+
+#else /* !CONFIG_MMU_NOTIFIER */
+
+/* As upstream: no notifier, no USERPTR (no userptr object ever exists). */
+static int userptr_create(struct drm_device *dev, u64 ptr, u64 size,
+			  struct i915_gem_object **objp)
+{
+	return -ENODEV;
+}
+
+int i915_gem_userptr_prepare(struct i915_gem_object *obj)
+{
+	return -ENODEV;
+}
+
+int i915_gem_userptr_validate(struct i915_gem_object *obj)
+{
+	return -ENODEV;
+}
+
+bool i915_gem_userptr_stale(struct i915_gem_object *obj)
+{
+	return true;
+}
+
+int i915_exec_userptr_prepare(struct i915_exec *eb)
+{
+	return 0;
+}
+
+int i915_exec_userptr_begin(struct i915_exec *eb)
+{
+	return 0;
+}
+
+void i915_exec_userptr_end(struct i915_exec *eb)
+{
+}
+
+bool i915_exec_userptr_retry(struct i915_exec *eb, int ret,
+			     unsigned int tries)
+{
+	return false;
+}
+
+#endif /* CONFIG_MMU_NOTIFIER */
+
 /*
  * PROBE: is every page of [@addr, @addr + @len) mapped by an ordinary
  * mapping (no hole, no PFN or mixed map, whose pages cannot be pinned)?
@@ -479,10 +554,11 @@ static int userptr_check(struct drm_device *dev,
  * @file: DRM file
  *
  * Return: 0; -ENODEV on a part that cannot snoop, for READ_ONLY and for
- * UNSYNCHRONIZED; -EINVAL for unknown flags, a size of 0 or an unaligned
- * address or size; -EFAULT for a range outside the user address space,
- * or with PROBE, one not wholly mapped by pinnable memory; -E2BIG for
- * more than INT_MAX pages; -ENOMEM; -EINTR.
+ * UNSYNCHRONIZED, and on a kernel without MMU notifiers; -EINVAL for
+ * unknown flags, a size of 0 or an unaligned address or size; -EFAULT for
+ * a range outside the user address space, or with PROBE, one not wholly
+ * mapped by pinnable memory; -E2BIG for more than INT_MAX pages;
+ * -ENOMEM; -EINTR.
  */
 int i915_gem_userptr_ioctl(struct drm_device *dev, void *data,
 			   struct drm_file *file)
@@ -492,26 +568,10 @@ int i915_gem_userptr_ioctl(struct drm_device *dev, void *data,
 	int ret;
 
 	ret = userptr_check(dev, args);
+	if (!ret)
+		ret = userptr_create(dev, args->user_ptr, args->user_size, &obj);
 	if (ret)
 		return ret;
-
-	obj = i915_gem_object_create_private(to_i915(dev), args->user_size,
-					     &i915_gem_userptr_ops, NULL);
-	if (IS_ERR(obj))
-		return PTR_ERR(obj);
-	/* Snooped: the CPU reaches the pages through its caches. */
-	obj->cache_level = I915_CACHING_CACHED;
-	obj->userptr.ptr = args->user_ptr;
-	obj->userptr.seq = ULONG_MAX;
-
-	ret = mmu_interval_notifier_insert(&obj->userptr.notifier,
-					   current->mm, args->user_ptr,
-					   args->user_size,
-					   &i915_gem_userptr_notifier_ops);
-	if (ret) {
-		drm_gem_object_put(&obj->base);
-		return ret;
-	}
 	return i915_gem_object_create_handle(file, obj, &args->handle);
 }
 
