@@ -26,8 +26,9 @@
  *    (i915_reloc_check(); with I915_EXEC_NO_RELOC not here but only if
  *    phase 4 moves an object: exec_check_relocs_late() drops the locks,
  *    does it and phase 4 starts over), and the batch range is checked
- *    (i915_exec_check_batch()).  An execbuffer rejected so far has had no
- *    effect at all.  Then the fences to wait for are waited for, still
+ *    (i915_exec_check_batch()), and userptr objects get their user pages
+ *    pinned (i915_exec_userptr_prepare()).  An execbuffer rejected so far
+ *    has had no effect at all.  Then the fences to wait for are waited for, still
  *    without a lock: the FENCE_IN (or FENCE_SUBMIT) sync_file, the
  *    syncobjs' (exec_await_syncobjs()), and the fences of other
  *    drivers in the objects' dma_resv (exec_await()); the ring's own
@@ -54,7 +55,10 @@
  *    after each source went idle.  A relocation
  *    chunk not resident in memory: every lock dropped, the chunk faulted
  *    in (i915_reloc_fault_in()), phase 4 again.
- * 6. Domains: section 7.3.1 B (exec_domains()): CPU-written objects are
+ * 6. Userptr pages still current (i915_exec_userptr_begin(), which holds
+ *    &i915_device.userptr_sem until phase 8 is done; stale ones: phases
+ *    4 to 8 again after pinning them anew).  Domains: section 7.3.1 B
+ *    (exec_domains()): CPU-written objects are
  *    clflushed, and the GPU caches to flush and invalidate are gathered.
  * 7. Emission, under the ring lock (exec_emit()): one MI_FLUSH with the
  *    gathered bits, the batch (MI_BATCH_BUFFER_START, non-secure unless a
