@@ -6,7 +6,8 @@
  *  - blit: a vgem buffer, written through vgem's mmap, imported; the
  *    blitter copies it into an object of ours and back from one, read
  *    through vgem's mmap; pread and pwrite of the imported object; the
- *    CPU mmap ioctl refuses it (ENXIO); importing the same dma-buf again
+ *    CPU mmap ioctl refuses it (ENXIO), and so does a relocation to patch
+ *    in it (ENODEV); importing the same dma-buf again
  *    gives the same handle, and our own dma-buf gives back our object;
  *    every object is gone after the closes;
  *  - fence: vgem's unsignalled write fence (VGEM_FENCE_ATTACH) holds back
@@ -120,6 +121,29 @@ static int blit(int fd, struct bo *dst, struct bo *src)
 	return ret;
 }
 
+/* an exec of @batch, whose first dword gets @target's address; -errno */
+static int reloc_in(int fd, struct bo *batch, struct bo *target)
+{
+	struct drm_i915_gem_relocation_entry reloc = {
+		.target_handle = target->handle,
+		.presumed_offset = ~0ull,
+		.read_domains = I915_GEM_DOMAIN_RENDER,
+	};
+	struct drm_i915_gem_exec_object2 obj[2] = {
+		{ .handle = target->handle },
+		{ .handle = batch->handle, .relocation_count = 1,
+		  .relocs_ptr = to_user_pointer(&reloc) },
+	};
+	struct drm_i915_gem_execbuffer2 eb = {
+		.buffers_ptr = to_user_pointer(obj),
+		.buffer_count = 2,
+		.batch_start_offset = 8,
+		.batch_len = 8,
+	};
+
+	return __gem_execbuf(fd, &eb);
+}
+
 static void fill_pattern(uint32_t *p, uint32_t seed)
 {
 	uint64_t i;
@@ -187,6 +211,9 @@ static void subtest_blit(void)
 	check_pattern(v.map, 3, "vgem buffer after pwrite");
 	igt_assert_eq(__gem_mmap(fd, imp.handle, 0, PAGE_SZ, 0, &ptr),
 		      -ENXIO);
+	/* a relocation to patch in it: no pages of ours to write through */
+	igt_assert_eq(reloc_in(fd, &imp, &bo), -ENODEV);
+	check_pattern(v.map, 3, "vgem buffer after the refused relocation");
 
 	/* our own dma-buf, imported by another file: our object */
 	own = prime_export(fd, bo.handle);
