@@ -141,6 +141,7 @@ I915_HW_IOCTL(i915_gem_sw_finish_ioctl)
 I915_HW_IOCTL(i915_gem_get_aperture_ioctl)
 I915_HW_IOCTL(i915_gem_set_tiling_ioctl)
 I915_HW_IOCTL(i915_gem_get_tiling_ioctl)
+I915_HW_IOCTL(i915_gem_userptr_ioctl)
 
 static const struct drm_ioctl_desc i915_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(I915_GETPARAM, i915_getparam_ioctl,
@@ -204,6 +205,8 @@ static const struct drm_ioctl_desc i915_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(I915_QUERY, i915_query_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(I915_GEM_CREATE_EXT, i915_gem_create_ext_ioctl_hw,
 			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_USERPTR, i915_gem_userptr_ioctl_hw,
+			  DRM_RENDER_ALLOW),
 };
 
 static const struct file_operations i915_fops = {
@@ -226,6 +229,7 @@ static const struct drm_driver i915_drm_driver = {
 	.debugfs_init = i915_debugfs_init,
 	.prime_handle_to_fd = drm_gem_prime_handle_to_fd,
 	.prime_fd_to_handle = drm_gem_prime_fd_to_handle,
+	.gem_prime_import = i915_gem_prime_import,
 	.ioctls = i915_ioctls,
 	.num_ioctls = ARRAY_SIZE(i915_ioctls),
 	.fops = &i915_fops,
@@ -248,6 +252,7 @@ static int i915_device_init(struct i915_device *i915, struct pci_dev *pdev)
 	spin_lock_init(&i915->obj_lock);
 	INIT_LIST_HEAD(&i915->objects);
 	i915_reset_init(i915);
+	i915_gem_userptr_init(i915);
 
 	ret = i915_error_init(i915);
 	if (ret)

@@ -17,7 +17,9 @@
 #include <drm/drm_mm.h>
 #include <drm/drm_print.h>
 #include <linux/dma-fence.h>
+#include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
@@ -207,6 +209,12 @@ struct i915_gpu_error {
  * @reset_lock: serialises GPU resets (i915_reset.c); taken with nothing
  *	held, never inside &i915_ring.lock
  * @reset_count: GPU resets done (GET_RESET_STATS)
+ * @userptr_sem: orders a USERPTR invalidation against an execbuffer that
+ *	uses userptr objects: the notifier takes it for writing to move the
+ *	sequence; an execbuffer holds it for reading from the check that its
+ *	userptr pages are current until its fence is in their dma_resv
+ *	(i915_gem_userptr.c); taken inside every dma_resv lock, outside
+ *	&i915_ring.lock, never around an allocation
  */
 struct i915_device {
 	struct drm_device drm;
@@ -226,6 +234,8 @@ struct i915_device {
 
 	struct mutex reset_lock; /* see above */
 	atomic_t reset_count;
+
+	struct rw_semaphore userptr_sem; /* see above */
 };
 
 static inline struct i915_device *to_i915(const struct drm_device *dev)
@@ -345,10 +355,65 @@ struct i915_request {
  */
 #define I915_RING_MAX_EMIT	((I915_RING_SIZE - I915_RING_GUARD) / 4 - 1)
 
+struct i915_gem_object;
+
+/* The backing store lives in base.filp: pread/pwrite, CPU mmap, swap. */
+#define I915_GEM_OBJECT_SHMEM	BIT(0)
+/*
+ * The pages belong to someone else (USERPTR): their caching and domains
+ * are not the object's to change, and they are never exported, pread,
+ * pwritten or mapped through the object.
+ */
+#define I915_GEM_OBJECT_PROXY	BIT(1)
+
+/**
+ * struct i915_gem_object_ops - where an object's pages come from
+ * @name: the kind of backing store, for messages and debugfs
+ * @flags: I915_GEM_OBJECT_SHMEM, I915_GEM_OBJECT_PROXY
+ * @get_pages: make the backing store resident for the GPU: set
+ *	&i915_gem_object.pages (pages the GTT maps for the device itself)
+ *	or &i915_gem_object.sgt (already DMA-mapped for the device); called
+ *	under the object's dma_resv lock by the first page pin; returns 0 or
+ *	a negative errno
+ * @put_pages: undo @get_pages, under the dma_resv lock, by the last unpin
+ * @release: free what the backing store keeps besides its pages, when the
+ *	object is freed (no lock held); may be NULL
+ */
+struct i915_gem_object_ops {
+	const char *name;
+	unsigned int flags;
+	int (*get_pages)(struct i915_gem_object *obj);
+	void (*put_pages)(struct i915_gem_object *obj);
+	void (*release)(struct i915_gem_object *obj);
+};
+
+/**
+ * struct i915_gem_userptr - the user memory behind a USERPTR object
+ * @notifier: tells when the CPU mapping of [@ptr, @ptr + size) changes
+ * @ptr: the user address
+ * @pvec: the user pages pinned by i915_gem_userptr_prepare(), or NULL
+ * @seq: the notifier sequence @pvec was pinned at: once the notifier moved
+ *	past it, @pvec is stale and the next submission pins the pages anew
+ *
+ * @pvec and @seq are under the object's dma_resv lock.
+ */
+struct i915_gem_userptr {
+	struct mmu_interval_notifier notifier;
+	unsigned long ptr;
+	struct page **pvec;
+	unsigned long seq;
+};
+
 /**
  * struct i915_gem_object - a GEM object of this driver
  * @base: the DRM core object, embedded (handles, names, shmem file, resv)
- * @pages: page array while @pages_pin_count > 0, else NULL
+ * @ops: the backing store: shmfs (drm_gem.c), user memory
+ *	(i915_gem_userptr.c) or another driver's dma-buf (i915_gem_dmabuf.c)
+ * @pages: page array while @pages_pin_count > 0, else NULL (also while
+ *	pinned, for a backing store without struct pages: see @sgt)
+ * @sgt: the DMA addresses of a backing store without pages of ours (an
+ *	imported dma-buf's mapped attachment) while @pages_pin_count > 0
+ * @userptr: the user memory of a USERPTR object
  * @pages_pin_count: users of @pages; at zero the pages go back to shmem
  *	and become pageable again
  * @read_domains: I915_GEM_DOMAIN_* bits whose caches may hold the data
@@ -373,13 +438,16 @@ struct i915_request {
  *	dma_resv lock) when a new request takes the object
  * @link: entry in &i915_device.objects (under &i915_device.obj_lock)
  *
- * @pages, @pages_pin_count, @read_domains, @write_domain, @cache_level,
- * @gtt_dma, @pin_count and @pin_owner are protected by the object's dma_resv
- * lock (base.resv); binding and unbinding hold it too.
+ * @pages, @sgt, @pages_pin_count, @read_domains, @write_domain,
+ * @cache_level, @gtt_dma, @pin_count and @pin_owner are protected by the
+ * object's dma_resv lock (base.resv); binding and unbinding hold it too.
  */
 struct i915_gem_object {
 	struct drm_gem_object base;
+	const struct i915_gem_object_ops *ops;
 	struct page **pages;
+	struct sg_table *sgt;
+	struct i915_gem_userptr userptr;
 	unsigned int pages_pin_count;
 	u32 read_domains;
 	u32 write_domain;
@@ -628,6 +696,29 @@ int i915_gem_object_pwrite(struct i915_gem_object *obj, u64 offset,
 			   const void __user *data, u64 size, bool nontemporal);
 unsigned long i915_gem_object_mmap(struct i915_gem_object *obj, u64 offset,
 				   u64 size, bool wc);
+struct i915_gem_object *
+i915_gem_object_create_private(struct i915_device *i915, u64 size,
+			       const struct i915_gem_object_ops *ops,
+			       struct dma_resv *resv);
+
+/* i915_gem_userptr.c: objects on user memory */
+int i915_gem_userptr_ioctl(struct drm_device *dev, void *data,
+			   struct drm_file *file);
+int i915_gem_userptr_prepare(struct i915_gem_object *obj);
+int i915_gem_userptr_validate(struct i915_gem_object *obj);
+bool i915_gem_userptr_stale(struct i915_gem_object *obj);
+void i915_gem_userptr_init(struct i915_device *i915);
+
+static inline bool i915_gem_object_is_userptr(const struct i915_gem_object *obj)
+{
+	return !!obj->userptr.notifier.mm;
+}
+
+/* i915_gem_dmabuf.c: another driver's dma-bufs */
+struct drm_gem_object *i915_gem_prime_import(struct drm_device *dev,
+					     struct dma_buf *dma_buf);
+int i915_gem_dmabuf_copy(struct i915_gem_object *obj, u64 offset,
+			 char __user *user, u64 size, bool write);
 
 /* i915_gem.c: the Intel half of object-level GEM (ioctls) */
 int i915_gem_init(struct i915_device *i915);

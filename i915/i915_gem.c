@@ -366,11 +366,19 @@ int i915_gem_pread_ioctl(struct drm_device *dev, void *data,
 	if (ret)
 		return ret;
 
+	/* As upstream: user memory is not read through its object. */
+	ret = -EINVAL;
+	if (obj->ops->flags & I915_GEM_OBJECT_PROXY)
+		goto out_put;
 	ret = i915_gem_object_prepare_read(obj, &clflush);
 	if (ret)
 		goto out_put;
-	ret = i915_gem_object_pread(obj, args->offset, user, args->size,
-				    clflush);
+	if (obj->base.import_attach)
+		ret = i915_gem_dmabuf_copy(obj, args->offset, user,
+					   args->size, false);
+	else
+		ret = i915_gem_object_pread(obj, args->offset, user,
+					    args->size, clflush);
 
 out_put:
 	drm_gem_object_put(&obj->base);
@@ -407,11 +415,21 @@ int i915_gem_pwrite_ioctl(struct drm_device *dev, void *data,
 	if (ret)
 		return ret;
 
+	/* As upstream: user memory is not written through its object. */
+	ret = -EINVAL;
+	if (obj->ops->flags & I915_GEM_OBJECT_PROXY)
+		goto out_put;
 	ret = i915_gem_object_prepare_write(obj, &nontemporal);
 	if (ret)
 		goto out_put;
-	ret = i915_gem_object_pwrite(obj, args->offset, user, args->size,
-				     nontemporal);
+	if (obj->base.import_attach) {
+		ret = i915_gem_dmabuf_copy(obj, args->offset, (void __user *)user,
+					   args->size, true);
+		nontemporal = true; /* flushed: the chipset's buffers next */
+	} else {
+		ret = i915_gem_object_pwrite(obj, args->offset, user,
+					     args->size, nontemporal);
+	}
 	if (nontemporal)
 		i915_gem_object_finish_write(obj);
 
@@ -453,7 +471,10 @@ int i915_gem_mmap_ioctl(struct drm_device *dev, void *data,
 	if (!obj)
 		return -ENOENT;
 
-	if (range_overflows(args->offset, args->size, obj->base.size)) {
+	/* As upstream: no shmfs file (userptr, imported dma-buf), no mmap. */
+	if (!(obj->ops->flags & I915_GEM_OBJECT_SHMEM)) {
+		addr = -ENXIO;
+	} else if (range_overflows(args->offset, args->size, obj->base.size)) {
 		drm_dbg(dev, "mmap: 0x%llx+0x%llx beyond 0x%zx\n",
 			args->offset, args->size, obj->base.size);
 		addr = -EINVAL;
@@ -565,6 +586,12 @@ int i915_gem_set_caching_ioctl(struct drm_device *dev, void *data,
 	obj = i915_gem_object_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
+
+	/* As upstream: user memory stays snooped, silently for CACHED. */
+	if (obj->ops->flags & I915_GEM_OBJECT_PROXY) {
+		ret = args->caching == I915_CACHING_CACHED ? 0 : -ENXIO;
+		goto out_put;
+	}
 
 	ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
 	if (ret)

@@ -514,6 +514,14 @@ int i915_gem_set_domain_ioctl(struct drm_device *dev, void *data,
 	if (ret)
 		goto out_put;
 
+	/* As upstream: user memory has no domains, only pages to check. */
+	if (i915_gem_object_is_userptr(obj)) {
+		ret = i915_gem_userptr_validate(obj);
+		if (!ret)
+			ret = i915_gem_object_wait(obj, write);
+		goto out_put;
+	}
+
 	ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
 	if (ret)
 		goto out_put;

@@ -121,6 +121,9 @@ struct i915_exec_handle {
  * @reloc_fault: the relocation chunk i915_reloc_apply() could not read
  *	without a page fault (it answered -EAGAIN)
  * @reloc_fault_len: its length in bytes
+ * @userptr: the list has userptr objects (i915_gem_userptr.c)
+ * @userptr_held: &i915_device.userptr_sem is held for reading, from the
+ *	check of the userptr pages to the publication of the fence
  */
 struct i915_exec {
 	struct i915_device *i915;
@@ -150,12 +153,21 @@ struct i915_exec {
 	bool emitted;
 	const void __user *reloc_fault;
 	size_t reloc_fault_len;
+	bool userptr;
+	bool userptr_held;
 };
 
 /* i915_gem_exec_objects.c: the object list of one execbuffer */
 int i915_exec_lookup(struct i915_exec *eb);
 int i915_exec_check_batch(struct i915_exec *eb);
 int i915_exec_lock_and_bind(struct i915_exec *eb);
+
+/* i915_gem_userptr.c: the userptr objects of one execbuffer */
+int i915_exec_userptr_prepare(struct i915_exec *eb);
+int i915_exec_userptr_begin(struct i915_exec *eb);
+void i915_exec_userptr_end(struct i915_exec *eb);
+bool i915_exec_userptr_retry(struct i915_exec *eb, int ret,
+			     unsigned int tries);
 
 /* i915_gem_relocate.c: the relocations of one execbuffer */
 int i915_reloc_check(struct i915_exec *eb);

@@ -288,6 +288,9 @@ static int reloc_apply_one(struct i915_exec *eb, struct i915_exec_object *src,
 	if (reloc->presumed_offset == target_offset)
 		return 0;
 
+	/* An imported dma-buf has no pages of ours to patch through. */
+	if (!src->obj->pages)
+		return -ENODEV;
 	if (!src->patched) {
 		ret = reloc_wait_idle(src->obj);
 		if (ret)
@@ -326,9 +329,10 @@ static int reloc_read_locked(struct i915_exec_object *src, unsigned int first,
  * Return: 0; -EAGAIN if a chunk was not resident (@eb->reloc_fault says
  * where: the caller drops every lock, calls i915_reloc_fault_in() and
  * starts phase 4 over); -ENOENT or -EINVAL for an entry the user changed
- * into a bad one since i915_reloc_check(); -ERESTARTSYS if a signal
- * interrupted the wait for a source object to go idle.  Entries patched
- * so far stay patched and are written back.
+ * into a bad one since i915_reloc_check(); -ENODEV for an entry to
+ * patch in an imported dma-buf (no pages of ours to write through);
+ * -ERESTARTSYS if a signal interrupted the wait for a source object to go
+ * idle.  Entries patched so far stay patched and are written back.
  */
 int i915_reloc_apply(struct i915_exec *eb)
 {

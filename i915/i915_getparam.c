@@ -62,6 +62,10 @@ static int getparam_value(struct i915_device *i915, s32 param, int *value)
 		/* Execution features, see i915_gem_execbuffer.c. */
 		*value = 1;
 		return 0;
+	case I915_PARAM_HAS_USERPTR_PROBE:
+		/* See i915_gem_userptr.c. */
+		*value = 1;
+		return 0;
 	case I915_PARAM_HAS_SECURE_BATCHES:
 		/* As upstream: Gen3/Gen4 have them, for privileged callers. */
 		*value = capable(CAP_SYS_ADMIN);

@@ -5,7 +5,8 @@
  * The graphics address space: a drm_mm allocator over the range the driver
  * manages (every unused entry points at the backend's scratch page:
  * intel-gtt's or the model's), binding and unbinding objects (DMA-mapping
- * their pages and writing the entries through the hardware seam),
+ * their pages, or taking the addresses an imported dma-buf's exporter
+ * mapped, and writing the entries through the hardware seam),
  * unbinding everything unpinned at once and changing the managed range
  * (for LEAVEVT and GEM_INIT, whose ioctls are in i915_gem_init.c), and
  * writing the entries again across suspend and resume.  Pins are
@@ -41,6 +42,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
 #include <linux/mm.h>
+#include <linux/scatterlist.h>
 #include <linux/sizes.h>
 
 #include "i915_drv.h"
@@ -215,11 +217,29 @@ static void gtt_unmap_pages(struct i915_gem_object *obj, unsigned int count)
 	struct device *dev = obj->base.dev->dev;
 	unsigned int i;
 
-	for (i = 0; i < count; i++)
+	/* A backing store's own mapping (@sgt) is its to undo. */
+	for (i = 0; i < count && !obj->sgt; i++)
 		dma_unmap_page(dev, obj->gtt_dma[i], PAGE_SIZE,
 			       DMA_BIDIRECTIONAL);
 	kvfree(obj->gtt_dma);
 	obj->gtt_dma = NULL;
+}
+
+/* The addresses of a backing store already mapped for the device. */
+static int gtt_map_sgt(struct i915_gem_object *obj)
+{
+	unsigned int i = 0, n = obj_npages(obj);
+	struct sg_dma_page_iter iter;
+
+	for_each_sgtable_dma_page(obj->sgt, &iter, 0) {
+		if (i == n)
+			break;
+		obj->gtt_dma[i++] = sg_page_iter_dma_address(&iter);
+	}
+	if (i == n)
+		return 0;
+	gtt_unmap_pages(obj, 0);
+	return -EINVAL; /* the exporter mapped less than the dma-buf's size */
 }
 
 static int gtt_map_pages(struct i915_gem_object *obj)
@@ -230,6 +250,8 @@ static int gtt_map_pages(struct i915_gem_object *obj)
 	obj->gtt_dma = kvmalloc_array(n, sizeof(*obj->gtt_dma), GFP_KERNEL);
 	if (!obj->gtt_dma)
 		return -ENOMEM;
+	if (obj->sgt)
+		return gtt_map_sgt(obj);
 
 	for (i = 0; i < n; i++) {
 		obj->gtt_dma[i] = dma_map_page(dev, obj->pages[i], 0, PAGE_SIZE,

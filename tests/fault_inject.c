@@ -20,7 +20,9 @@
  * SET_DOMAIN, SET_CACHING, PIN (GTT binding: pages, DMA mappings, a GTT
  * node), EXECBUFFER2 (a batch with a relocation; and a blit with
  * FENCE_OUT, with a FENCE_ARRAY, with TIMELINE_FENCES), FLINK, OPEN, and the debugfs files i915_gem_drop_caches
- * (write) and i915_gem_objects (read).
+ * (write) and i915_gem_objects (read), USERPTR (with PROBE) and an
+ * EXECBUFFER2 that pins a userptr object's pages, PRIME_FD_TO_HANDLE of a
+ * vgem dma-buf (when vgem is loaded).
  *
  * After every injected call: the ioctl returned 0 or an allocation
  * errno (ENOMEM, ENOSPC), i915_gem_objects is back to its count before
@@ -44,6 +46,8 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <drm/drm_mode.h>
 
 #include "gem.h"
 #include "syncobj.h"
@@ -625,6 +629,95 @@ static int run_read_gem_objects(struct op_ctx *c)
 	return r < 0 ? -errno : 0;
 }
 
+/* USERPTR on four pages of c->ptr, mapped and faulted in by the setup */
+static void setup_userptr_mem(struct op_ctx *c)
+{
+	c->ptr = mmap(NULL, OBJ_SIZE, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	igt_assert(c->ptr != MAP_FAILED);
+}
+
+static void teardown_userptr_mem(struct op_ctx *c)
+{
+	munmap(c->ptr, OBJ_SIZE);
+}
+
+static int __userptr(struct op_ctx *c, uint32_t *handle)
+{
+	struct drm_i915_gem_userptr args = {
+		.user_ptr = to_user_pointer(c->ptr),
+		.user_size = OBJ_SIZE,
+		.flags = I915_USERPTR_PROBE,
+	};
+	int ret = igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_USERPTR, &args);
+
+	if (!ret)
+		*handle = args.handle;
+	return ret;
+}
+
+static int run_userptr(struct op_ctx *c)
+{
+	return __userptr(c, &c->out);
+}
+
+/* an exec listing a fresh userptr object: its pages pinned and bound */
+static void setup_userptr_exec(struct op_ctx *c)
+{
+	setup_userptr_mem(c);
+	setup_execbuf(c);
+	gem_close(c->fd, c->target);
+	igt_assert_ok(__userptr(c, &c->target));
+}
+
+static void teardown_userptr_exec(struct op_ctx *c)
+{
+	teardown_execbuf(c);
+	teardown_userptr_mem(c);
+}
+
+/* PRIME_FD_TO_HANDLE of a vgem dma-buf (c->dfd: vgem, c->rsvd2: the fd) */
+static void setup_prime_import(struct op_ctx *c)
+{
+	struct drm_mode_create_dumb create = {
+		.width = 1024, .height = 4, .bpp = 32,
+	};
+	struct drm_prime_handle prime = { .flags = DRM_CLOEXEC };
+
+	c->dfd = drm_open_named("vgem");
+	if (c->dfd < 0)
+		return;
+	igt_assert_ok(igt_ioctl(c->dfd, DRM_IOCTL_MODE_CREATE_DUMB,
+				&create));
+	prime.handle = create.handle;
+	igt_assert_ok(igt_ioctl(c->dfd, DRM_IOCTL_PRIME_HANDLE_TO_FD,
+				&prime));
+	gem_close(c->dfd, create.handle);
+	c->rsvd2 = prime.fd;
+}
+
+static void teardown_prime_import(struct op_ctx *c)
+{
+	if (c->dfd < 0)
+		return;
+	close(c->rsvd2);
+	close(c->dfd);
+	c->dfd = -1;
+}
+
+static int run_prime_import(struct op_ctx *c)
+{
+	struct drm_prime_handle prime = { .fd = c->rsvd2 };
+	int ret;
+
+	if (c->dfd < 0)
+		return -ENODEV;	/* no vgem: not supported here */
+	ret = igt_ioctl(c->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &prime);
+	if (!ret)
+		c->out = prime.handle;
+	return ret;
+}
+
 static const struct op ops[] = {
 	{ "create", NULL, run_create, undo_close_out, NULL, NULL },
 	{ "create-ext", NULL, run_create_ext, undo_close_out, NULL, NULL },
@@ -657,6 +750,12 @@ static const struct op ops[] = {
 	  teardown_debugfs_object, NULL },
 	{ "read-gem-objects", setup_gem_objects, run_read_gem_objects, NULL,
 	  teardown_debugfs_object, NULL },
+	{ "userptr", setup_userptr_mem, run_userptr, undo_close_out,
+	  teardown_userptr_mem, NULL },
+	{ "userptr-exec", setup_userptr_exec, run_execbuf, undo_execbuf,
+	  teardown_userptr_exec, NULL },
+	{ "prime-import", setup_prime_import, run_prime_import,
+	  undo_close_out, teardown_prime_import, NULL },
 };
 
 static const struct op *find_op(const char *name)
@@ -817,6 +916,9 @@ SWEEP(flink, "flink")
 SWEEP(open, "open")
 SWEEP(drop_caches, "drop-caches")
 SWEEP(read_gem_objects, "read-gem-objects")
+SWEEP(userptr, "userptr")
+SWEEP(userptr_exec, "userptr-exec")
+SWEEP(prime_import, "prime-import")
 
 /*
  * Every allocation of the task fails (probability 100, make-it-fail) for
@@ -968,6 +1070,9 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(sweep_open),
 	SUBTEST(sweep_drop_caches),
 	SUBTEST(sweep_read_gem_objects),
+	SUBTEST(sweep_userptr),
+	SUBTEST(sweep_userptr_exec),
+	SUBTEST(sweep_prime_import),
 	SUBTEST(all_fail),
 	SUBTEST(random),
 };
