@@ -19,9 +19,13 @@
  *   the faulting one, bound on its own at another GTT address, as
  *   upstream does.  Snooped objects give SIGBUS (GTT access to them is
  *   incoherent on these parts without LLC).
- * - WC, WB, UC: CPU mappings of the object's shmfs pages; the mapping
- *   becomes one of the shmfs file (as the legacy MMAP's), with
- *   pgprot_writecombine(), the default, or pgprot_noncached().
+ * - WC, WB, UC: CPU mappings of the object's shmfs pages, with
+ *   pgprot_writecombine(), the default, or pgprot_noncached(): the
+ *   mapping becomes one of the shmfs file (as the legacy MMAP's, so it
+ *   holds the file, not the object), whose fault hands the core the
+ *   file's page.  Like upstream's, these mappings and the GTT ones are
+ *   VM_IO (no get_user_pages()); ptrace and /proc/pid/mem go through
+ *   ->access, which fails an access that runs past the object.
  *
  * User PTEs of a GTT mapping are zapped before the GTT entries behind them
  * are rewritten: on unbind (eviction, caching change, free, GEM_INIT and
@@ -48,6 +52,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
 #include <linux/fs.h>
+#include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/shmem_fs.h>
@@ -79,6 +84,7 @@ struct i915_mmap_offset {
  * struct i915_gtt_view - a chunk of an object bound for a GTT mmap
  * @node: its place in the GTT, inside the mappable range
  * @obj: the object (no reference: the object drops its views first)
+ * @dev: the device the pages are DMA-mapped for
  * @first: first page of the object in the view
  * @count: pages in the view
  * @pin: faults inserting PTEs from the view right now; a pinned view is
@@ -93,6 +99,7 @@ struct i915_mmap_offset {
 struct i915_gtt_view {
 	struct drm_mm_node node;
 	struct i915_gem_object *obj;
+	struct device *dev;
 	pgoff_t first;
 	unsigned int count;
 	unsigned int pin;
@@ -121,9 +128,10 @@ static void zap_gtt_range(struct i915_gem_object *obj, pgoff_t first,
 			    (u64)count << PAGE_SHIFT, 1);
 }
 
-static void view_free(struct i915_gem_object *obj, struct i915_gtt_view *view)
+/* Once unlinked, a view is the releaser's alone: @obj may be gone. */
+static void view_free(struct i915_gtt_view *view)
 {
-	struct device *dev = obj->base.dev->dev;
+	struct device *dev = view->dev;
 	unsigned int i;
 
 	for (i = 0; i < view->count; i++) {
@@ -177,7 +185,7 @@ static void views_free(struct list_head *dead)
 	struct i915_gtt_view *view, *next;
 
 	list_for_each_entry_safe(view, next, dead, link)
-		view_free(view->obj, view);
+		view_free(view);
 }
 
 /**
@@ -323,12 +331,19 @@ void i915_gem_object_mmap_free(struct i915_gem_object *obj)
 	unsigned int type;
 	LIST_HEAD(dead);
 
-	mutex_lock(&gtt->lock);
-	userfault_clear_locked(obj);
-	list_for_each_entry_safe(view, next, &obj->views, obj_link)
-		view_unlink_locked(gtt, view, &dead);
-	mutex_unlock(&gtt->lock);
-	views_free(&dead);
+	/*
+	 * Nothing to do after the device's teardown, whose unbinds dropped
+	 * them all (and whose GTT lock is gone); a releaser that took a view
+	 * off the list has zapped it already and frees it without @obj.
+	 */
+	if (READ_ONCE(obj->userfault) || !list_empty_careful(&obj->views)) {
+		mutex_lock(&gtt->lock);
+		userfault_clear_locked(obj);
+		list_for_each_entry_safe(view, next, &obj->views, obj_link)
+			view_unlink_locked(gtt, view, &dead);
+		mutex_unlock(&gtt->lock);
+		views_free(&dead);
+	}
 
 	for (type = 0; type < I915_MMAP_NTYPES; type++) {
 		if (!obj->mmo[type])
@@ -419,7 +434,6 @@ static int view_get_pages(struct i915_gem_object *obj,
 			  struct i915_gtt_view *view)
 {
 	struct address_space *mapping = obj->base.filp->f_mapping;
-	struct device *dev = obj->base.dev->dev;
 	unsigned int i;
 
 	view->pages = kvcalloc(view->count, sizeof(*view->pages), GFP_KERNEL);
@@ -435,8 +449,9 @@ static int view_get_pages(struct i915_gem_object *obj,
 		if (IS_ERR(page))
 			return PTR_ERR(page) == -ENOSPC ? -ENOMEM : PTR_ERR(page);
 		view->pages[i] = page;
-		dma = dma_map_page(dev, page, 0, PAGE_SIZE, DMA_BIDIRECTIONAL);
-		if (dma_mapping_error(dev, dma))
+		dma = dma_map_page(view->dev, page, 0, PAGE_SIZE,
+				   DMA_BIDIRECTIONAL);
+		if (dma_mapping_error(view->dev, dma))
 			return -ENOMEM;
 		view->dma[i] = dma;
 	}
@@ -505,6 +520,7 @@ static struct i915_gtt_view *view_get(struct i915_gem_object *obj,
 	if (!view)
 		return ERR_PTR(-ENOMEM);
 	view->obj = obj;
+	view->dev = obj->base.dev->dev;
 	view->first = page;
 	view->count = min_t(pgoff_t, I915_GTT_VIEW_PAGES, npages - page);
 
@@ -521,7 +537,7 @@ static struct i915_gtt_view *view_get(struct i915_gem_object *obj,
 	return view;
 
 err_free:
-	view_free(obj, view);
+	view_free(view);
 	return ERR_PTR(ret);
 }
 
@@ -648,10 +664,96 @@ static void gtt_vm_close(struct vm_area_struct *vma)
 	drm_gem_object_put(&mmo->obj->base);
 }
 
+/*
+ * ptrace and /proc/pid/mem: the mappings are VM_IO, so the core asks
+ * here.  The bytes come from the shmfs pages, as upstream reads them
+ * through a kernel map of the object; as upstream, an access that runs
+ * past the object fails whole.
+ */
+static int access_pages(struct file *filp, u64 size, u64 offset, void *buf,
+			int len, int write)
+{
+	int done = 0;
+
+	if (len <= 0 || offset > size || len > size - offset)
+		return -EINVAL;
+
+	while (done < len) {
+		unsigned int off = offset_in_page(offset + done);
+		int n = min_t(int, len - done, PAGE_SIZE - off);
+		struct page *page;
+		char *vaddr;
+
+		page = shmem_read_mapping_page(filp->f_mapping,
+					       (offset + done) >> PAGE_SHIFT);
+		if (IS_ERR(page))
+			return done ? done : PTR_ERR(page);
+		vaddr = kmap_local_page(page);
+		if (write) {
+			memcpy(vaddr + off, buf + done, n);
+			set_page_dirty(page);
+		} else {
+			memcpy(buf + done, vaddr + off, n);
+		}
+		kunmap_local(vaddr);
+		put_page(page);
+		done += n;
+	}
+	return done;
+}
+
+static int gtt_vm_access(struct vm_area_struct *vma, unsigned long addr,
+			 void *buf, int len, int write)
+{
+	struct i915_mmap_offset *mmo = vma->vm_private_data;
+	struct i915_gem_object *obj = mmo->obj;
+	u64 offset = addr - vma->vm_start +
+		     ((u64)(vma->vm_pgoff -
+			    drm_vma_node_start(&mmo->vma_node)) << PAGE_SHIFT);
+
+	return access_pages(obj->base.filp, obj->base.size, offset, buf, len,
+			    write);
+}
+
 static const struct vm_operations_struct gtt_vm_ops = {
 	.fault = gtt_vm_fault,
 	.open = gtt_vm_open,
 	.close = gtt_vm_close,
+	.access = gtt_vm_access,
+};
+
+static int cpu_vm_access(struct vm_area_struct *vma, unsigned long addr,
+			 void *buf, int len, int write)
+{
+	struct file *filp = vma->vm_file;
+
+	return access_pages(filp, i_size_read(file_inode(filp)),
+			    addr - vma->vm_start +
+			    ((u64)vma->vm_pgoff << PAGE_SHIFT), buf, len, write);
+}
+
+/*
+ * A CPU mapping's fault: the shmfs page at that offset, which the core
+ * maps (with the mapping's pgprot) and tracks like any page of the file.
+ */
+static vm_fault_t cpu_vm_fault(struct vm_fault *vmf)
+{
+	struct file *filp = vmf->vma->vm_file;
+	struct page *page;
+
+	if (vmf->pgoff >= i_size_read(file_inode(filp)) >> PAGE_SHIFT)
+		return VM_FAULT_SIGBUS;
+	page = shmem_read_mapping_page(filp->f_mapping, vmf->pgoff);
+	if (IS_ERR(page))
+		return PTR_ERR(page) == -ENOMEM || PTR_ERR(page) == -ENOSPC ?
+		       VM_FAULT_OOM : VM_FAULT_SIGBUS;
+	vmf->page = page;
+	return 0;
+}
+
+static const struct vm_operations_struct cpu_vm_ops = {
+	.fault = cpu_vm_fault,
+	.access = cpu_vm_access,
 };
 
 /* WC, WB, UC: the mapping becomes one of the object's shmfs file. */
@@ -665,6 +767,9 @@ static int mmap_cpu(struct i915_gem_object *obj, struct i915_mmap_offset *mmo,
 	ret = call_mmap(vma->vm_file, vma);
 	if (ret)
 		return ret;
+	/* As upstream's: no GUP (VM_IO), ptrace through access. */
+	vma->vm_ops = &cpu_vm_ops;
+	vma->vm_flags |= VM_IO | VM_DONTEXPAND | VM_DONTDUMP;
 
 	if (mmo->type == I915_MMAP_TYPE_WC)
 		vma->vm_page_prot =
