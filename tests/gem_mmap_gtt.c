@@ -6,9 +6,10 @@
  *    blit (SET_DOMAIN(GTT) waits for it) and read through the map;
  *  - an object larger than the mappable aperture, mapped and touched end
  *    to end (partial views);
- *  - eviction of a faulted object (drop_caches, and GEM_INIT) zaps the
- *    user PTEs: the next access faults and binds it again, with the same
- *    bytes; a caching change zaps too (snooped: SIGBUS as upstream);
+ *  - eviction of a faulted object (debugfs drop_caches) zaps the user
+ *    PTEs: the next access faults and binds it again (the GTT's bound
+ *    bytes grow back), with the same bytes; a caching change zaps too
+ *    (snooped: SIGBUS as upstream);
  *  - handle closed while mapped, munmap, fork; the GETPARAMs; mmap of an
  *    offset by another client or beyond the object.
  */
