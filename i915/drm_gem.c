@@ -90,6 +90,7 @@ static void i915_gem_object_free(struct drm_gem_object *gem)
 		}
 		dma_resv_unlock(gem->resv);
 	}
+	i915_gem_object_mmap_free(obj);
 
 	if (obj->ops->release)
 		obj->ops->release(obj);
@@ -166,6 +167,7 @@ static struct dma_buf *i915_gem_object_prime_export(struct drm_gem_object *gem,
 
 static const struct drm_gem_object_funcs i915_gem_object_funcs = {
 	.free = i915_gem_object_free,
+	.close = i915_gem_object_mmap_close,
 	.export = i915_gem_object_prime_export,
 	.pin = i915_gem_object_prime_pin,
 	.unpin = i915_gem_object_prime_unpin,
@@ -262,6 +264,7 @@ struct i915_gem_object *i915_gem_object_create(struct i915_device *i915,
 		goto err_release;
 
 	object_set_gfp(obj);
+	INIT_LIST_HEAD(&obj->views);
 	obj->read_domains = I915_GEM_DOMAIN_CPU;
 	obj->write_domain = I915_GEM_DOMAIN_CPU;
 	obj->cache_level = I915_CACHING_NONE;

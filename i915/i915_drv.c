@@ -37,6 +37,7 @@
 static const struct i915_device_info i915g_info = {
 	.gen = 3, .dma_bits = 32, .num_fences = 8,
 	.has_snoop = true, .hws_needs_physical = true, .y_tile_512 = true,
+	.incoherent_ggtt = true,
 };
 
 static const struct i915_device_info i915gm_info = {
@@ -136,6 +137,7 @@ I915_HW_IOCTL(i915_gem_create_ext_ioctl)
 I915_HW_IOCTL(i915_gem_pread_ioctl)
 I915_HW_IOCTL(i915_gem_pwrite_ioctl)
 I915_HW_IOCTL(i915_gem_mmap_ioctl)
+I915_HW_IOCTL(i915_gem_mmap_offset_ioctl)
 I915_HW_IOCTL(i915_gem_set_domain_ioctl)
 I915_HW_IOCTL(i915_gem_sw_finish_ioctl)
 I915_HW_IOCTL(i915_gem_get_aperture_ioctl)
@@ -203,6 +205,8 @@ static const struct drm_ioctl_desc i915_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(I915_GEM_VM_DESTROY, i915_vm_destroy_ioctl,
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(I915_QUERY, i915_query_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_MMAP_OFFSET, i915_gem_mmap_offset_ioctl_hw,
+			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(I915_GEM_CREATE_EXT, i915_gem_create_ext_ioctl_hw,
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(I915_GEM_USERPTR, i915_gem_userptr_ioctl_hw,
@@ -218,7 +222,7 @@ static const struct file_operations i915_fops = {
 	.poll = drm_poll,
 	.read = drm_read,
 	.llseek = noop_llseek,
-	.mmap = drm_gem_mmap,
+	.mmap = i915_gem_mmap,
 };
 
 static const struct drm_driver i915_drm_driver = {

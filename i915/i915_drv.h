@@ -45,6 +45,8 @@
  * @dma_bits: DMA address width
  * @num_fences: fence registers
  * @y_tile_512: Y tiles are 512 bytes wide (915G/GM), not 128
+ * @incoherent_ggtt: CPU writes through the aperture may reach memory
+ *	after a later GPU read of them (915G; I915_PARAM_MMAP_GTT_COHERENT)
  */
 struct i915_device_info {
 	u8 gen;
@@ -55,6 +57,7 @@ struct i915_device_info {
 	u8 dma_bits;
 	u8 num_fences;
 	bool y_tile_512;
+	bool incoherent_ggtt;
 };
 
 /**
@@ -69,10 +72,17 @@ struct i915_device_info {
  * @kernel_next: next free byte of that range
  * @lru: bound objects, least recently used first; the eviction scan
  *	walks it from the head
- * @lock: protects @mm, @start, @end, @pinned_bytes, @lru and every
- *	object's GTT node, &i915_gem_object.gtt_link and
- *	&i915_gem_object.evicting; taken after an object's dma_resv lock,
- *	never before
+ * @userfault: objects whose normal binding a GTT mmap fault put into
+ *	user page tables (linked by &i915_gem_object.userfault_link)
+ * @views: partial views of GTT mmaps, least recently used first
+ *	(i915_gem_mman.c)
+ * @num_views: entries on @views
+ * @lock: protects @mm, @start, @end, @pinned_bytes, @lru, @userfault,
+ *	@views, @num_views and every object's GTT node,
+ *	&i915_gem_object.gtt_link, &i915_gem_object.evicting,
+ *	&i915_gem_object.userfault and &i915_gem_object.views; taken after an
+ *	object's dma_resv lock, never before; user PTEs are zapped (the
+ *	mapping's i_mmap_rwsem) inside it
  */
 struct i915_gtt {
 	struct drm_mm mm;
@@ -83,6 +93,9 @@ struct i915_gtt {
 	u64 kernel_start;
 	u64 kernel_next;
 	struct list_head lru;
+	struct list_head userfault;
+	struct list_head views;
+	unsigned int num_views;
 	struct mutex lock; /* see the lock order above */
 };
 
@@ -93,12 +106,15 @@ struct i915_gtt {
  * @alignment: required alignment of the address, 0 or a power of two
  * @offset: the address the object must have when @fixed
  * @fixed: bind at exactly @offset (softpin)
+ * @end: the binding must end at or below this address (the mappable
+ *	aperture, for a GTT mmap); 0 for no limit
  */
 struct i915_gtt_place {
 	u64 size;
 	u64 alignment;
 	u64 offset;
 	bool fixed;
+	u64 end;
 };
 
 /**
@@ -405,6 +421,24 @@ struct i915_gem_userptr {
 };
 
 /**
+ * enum i915_mmap_type - the kinds of fake offset (MMAP_OFFSET)
+ * @I915_MMAP_TYPE_GTT: through the aperture
+ * @I915_MMAP_TYPE_WC: the pages, write-combined
+ * @I915_MMAP_TYPE_WB: the pages, write-back
+ * @I915_MMAP_TYPE_UC: the pages, uncached
+ * @I915_MMAP_NTYPES: number of types
+ */
+enum i915_mmap_type {
+	I915_MMAP_TYPE_GTT,
+	I915_MMAP_TYPE_WC,
+	I915_MMAP_TYPE_WB,
+	I915_MMAP_TYPE_UC,
+	I915_MMAP_NTYPES,
+};
+
+struct i915_mmap_offset;
+
+/**
  * struct i915_gem_object - a GEM object of this driver
  * @base: the DRM core object, embedded (handles, names, shmem file, resv)
  * @ops: the backing store: shmfs (drm_gem.c), user memory
@@ -437,6 +471,12 @@ struct i915_gem_userptr {
  *	because the GPU hung: set by i915_request_wedge(), cleared (under the
  *	dma_resv lock) when a new request takes the object
  * @link: entry in &i915_device.objects (under &i915_device.obj_lock)
+ * @mmo: the object's fake offset of each &enum i915_mmap_type, NULL until
+ *	MMAP_OFFSET asks (set under the dma_resv lock, freed with the object)
+ * @userfault: a GTT mmap fault mapped the normal binding into user space
+ *	(under &i915_gtt.lock)
+ * @userfault_link: entry in &i915_gtt.userfault while @userfault
+ * @views: the object's partial views (under &i915_gtt.lock)
  *
  * @pages, @sgt, @pages_pin_count, @read_domains, @write_domain,
  * @cache_level, @gtt_dma, @pin_count and @pin_owner are protected by the
@@ -463,6 +503,10 @@ struct i915_gem_object {
 	bool exported;
 	int gpu_error;
 	struct list_head link;
+	struct i915_mmap_offset *mmo[I915_MMAP_NTYPES];
+	bool userfault;
+	struct list_head userfault_link;
+	struct list_head views;
 };
 
 static inline struct i915_gem_object *to_i915_obj(struct drm_gem_object *obj)
@@ -532,6 +576,8 @@ int i915_gtt_bind_locked(struct i915_gem_object *obj,
 void i915_gtt_unbind_locked(struct i915_gem_object *obj);
 int i915_gtt_unbind_idle_locked(struct i915_gem_object *obj);
 void i915_gtt_touch(struct i915_gem_object *obj);
+u64 i915_gtt_place_end(const struct i915_gtt *gtt,
+		       const struct i915_gtt_place *place);
 int i915_gtt_evict_all(struct i915_device *i915);
 int i915_gtt_set_range(struct i915_device *i915, u64 start, u64 end);
 void i915_gtt_suspend(struct i915_device *i915);
@@ -744,6 +790,19 @@ int i915_gem_get_caching_ioctl(struct drm_device *dev, void *data,
 int i915_gem_drop_caches(struct i915_device *i915, u64 mask);
 u64 i915_gem_drop_caches_supported(void);
 void i915_gem_print_objects(struct i915_device *i915, struct drm_printer *p);
+
+/* i915_gem_mman.c: GTT, WC and offset mappings */
+int i915_gem_mmap_offset_ioctl(struct drm_device *dev, void *data,
+			       struct drm_file *file);
+int i915_gem_mmap(struct file *filp, struct vm_area_struct *vma);
+void i915_gem_object_mmap_close(struct drm_gem_object *gem,
+				struct drm_file *file);
+void i915_gem_object_mmap_free(struct i915_gem_object *obj);
+void i915_gem_object_release_mmap_gtt(struct i915_gem_object *obj);
+void i915_gem_mmap_revoke_all(struct i915_device *i915);
+unsigned int i915_gem_mmap_release_views(struct i915_device *i915);
+bool i915_gem_mmap_node_is_view(struct i915_device *i915,
+				const struct drm_mm_node *node);
 
 /* i915_gem_domain.c: memory domains (section 6 of the design) */
 int i915_gem_object_set_to_cpu_domain(struct i915_gem_object *obj,

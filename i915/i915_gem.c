@@ -111,6 +111,8 @@ void i915_gem_fini(struct i915_device *i915)
 			break;
 		}
 	}
+	/* No fault runs any more (unplugged): GTT mmaps' views go too. */
+	i915_gem_mmap_release_views(i915);
 }
 
 /**

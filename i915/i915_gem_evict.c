@@ -37,6 +37,11 @@
 #include "i915_reg.h"
 #include "i915_trace.h"
 
+static struct i915_device *gtt_to_i915(struct i915_gtt *gtt)
+{
+	return container_of(gtt, struct i915_device, gtt);
+}
+
 /*
  * May the scan consider @obj?  Under the GTT lock; @pin_count is read
  * without the object's lock and checked again once it is taken.
@@ -110,7 +115,8 @@ static int evict_scan(struct i915_gtt *gtt, struct i915_ww *ww,
 	mutex_lock(&gtt->lock);
 	drm_mm_scan_init_with_range(&scan, &gtt->mm, place->size,
 				    place->alignment, color, gtt->start,
-				    gtt->end, DRM_MM_INSERT_BEST);
+				    i915_gtt_place_end(gtt, place),
+				    DRM_MM_INSERT_BEST);
 	list_for_each_entry(obj, &gtt->lru, gtt_link) {
 		others |= obj->evicting;
 		if (!evict_candidate(obj, ww, busy))
@@ -226,6 +232,11 @@ static int evict_claim_range(struct i915_gtt *gtt, u64 start, u64 end,
 		if ((node->start + node->size == start ||
 		     node->start == end) && node->color == color)
 			continue;
+		/* A GTT mmap's partial view: the caller drops those first. */
+		if (i915_gem_mmap_node_is_view(gtt_to_i915(gtt), node)) {
+			ret = -EAGAIN;
+			break;
+		}
 		obj = container_of(node, struct i915_gem_object, gtt_node);
 		if (READ_ONCE(obj->pin_count)) {
 			ret = -ENOSPC;

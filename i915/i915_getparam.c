@@ -19,6 +19,12 @@
 
 /* Version of the CPU mmap ioctl: 1 = I915_MMAP_WC is understood. */
 #define I915_MMAP_IOCTL_VERSION	1
+/*
+ * Version of GTT mmaps, upstream's numbering (i915_gem_mman.c): 4 = any
+ * object size (partial views), WC a domain of its own, no implicit
+ * SET_DOMAIN on fault, MMAP_OFFSET with its several types.
+ */
+#define I915_MMAP_GTT_VERSION	4
 
 static int getparam_value(struct i915_device *i915, s32 param, int *value)
 {
@@ -44,6 +50,12 @@ static int getparam_value(struct i915_device *i915, s32 param, int *value)
 		return 0;
 	case I915_PARAM_MMAP_VERSION:
 		*value = I915_MMAP_IOCTL_VERSION;
+		return 0;
+	case I915_PARAM_MMAP_GTT_VERSION:
+		*value = I915_MMAP_GTT_VERSION;
+		return 0;
+	case I915_PARAM_MMAP_GTT_COHERENT:
+		*value = !i915->info->incoherent_ggtt;
 		return 0;
 	case I915_PARAM_HAS_EXECBUF2:
 	case I915_PARAM_HAS_EXEC_NO_RELOC:

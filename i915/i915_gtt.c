@@ -133,6 +133,8 @@ int i915_gtt_init(struct i915_device *i915)
 
 	mutex_init(&gtt->lock);
 	INIT_LIST_HEAD(&gtt->lru);
+	INIT_LIST_HEAD(&gtt->userfault);
+	INIT_LIST_HEAD(&gtt->views);
 	gtt_clear_above_stolen(i915);
 	gtt_init_range(gtt, 0, gtt->total);
 	return 0;
@@ -264,6 +266,19 @@ static int gtt_map_pages(struct i915_gem_object *obj)
 	return 0;
 }
 
+/**
+ * i915_gtt_place_end - the end of the range a binding may take
+ * @gtt: the GTT
+ * @place: the binding's constraints
+ *
+ * Return: the end of the managed range, or @place's limit below it.
+ */
+u64 i915_gtt_place_end(const struct i915_gtt *gtt,
+		       const struct i915_gtt_place *place)
+{
+	return place->end ? min(place->end, gtt->end) : gtt->end;
+}
+
 /* One attempt at the allocator, without evicting. */
 static int gtt_insert_node(struct i915_gem_object *obj,
 			   const struct i915_gtt_place *place)
@@ -282,7 +297,8 @@ static int gtt_insert_node(struct i915_gem_object *obj,
 		ret = drm_mm_insert_node_in_range(&gtt->mm, node, place->size,
 						  place->alignment,
 						  obj->cache_level, gtt->start,
-						  gtt->end, DRM_MM_INSERT_BEST);
+						  i915_gtt_place_end(gtt, place),
+						  DRM_MM_INSERT_BEST);
 	}
 	if (!ret)
 		list_add_tail(&obj->gtt_link, &gtt->lru);
@@ -306,6 +322,9 @@ static int gtt_insert_node_evict(struct i915_gem_object *obj,
 		ret = gtt_insert_node(obj, place);
 		if (ret != -ENOSPC)
 			return ret;
+		/* GTT mmaps' partial views go first: they are cheap to drop. */
+		if (i915_gem_mmap_release_views(i915))
+			continue;
 
 		if (place->fixed)
 			ret = i915_gem_evict_for_node(i915, ww, place,
@@ -340,6 +359,8 @@ static bool gtt_misplaced(struct i915_gem_object *obj,
 	if (node->size < place->size)
 		return true;
 	if (place->alignment && !IS_ALIGNED(node->start, place->alignment))
+		return true;
+	if (place->end && node->start + node->size > place->end)
 		return true;
 	return place->fixed && node->start != place->offset;
 }
@@ -421,6 +442,8 @@ void i915_gtt_unbind_locked(struct i915_gem_object *obj)
 		return;
 
 	trace_i915_gtt_unbind(obj, obj->gtt_node.start, obj->gtt_node.size);
+	/* No user PTE may keep pointing at the aperture pages it leaves. */
+	i915_gem_object_release_mmap_gtt(obj);
 	i915_hw_gtt_clear(&i915->hw, obj->gtt_node.start >> PAGE_SHIFT,
 			  obj_npages(obj));
 
@@ -507,6 +530,7 @@ int i915_gtt_evict_all(struct i915_device *i915)
 	LIST_HEAD(victims);
 	int ret = 0;
 
+	i915_gem_mmap_release_views(i915);
 	gtt_claim_unpinned(&i915->gtt, &victims);
 	list_for_each_entry_safe(obj, next, &victims, evict_link) {
 		if (!ret)
@@ -533,6 +557,7 @@ int i915_gtt_evict_all(struct i915_device *i915)
  */
 void i915_gtt_suspend(struct i915_device *i915)
 {
+	i915_gem_mmap_revoke_all(i915);
 	gtt_clear_above_stolen(i915);
 }
 

@@ -17,6 +17,7 @@
  *
  * The paths: GEM_CREATE, GEM_CREATE_EXT (with a region list), I915_QUERY
  * (engines and memory regions in one call), PWRITE/PREAD (page pinning), MMAP (CPU and WC),
+ * MMAP_OFFSET (GTT and WB, with the mmap of the offset),
  * SET_DOMAIN, SET_CACHING, PIN (GTT binding: pages, DMA mappings, a GTT
  * node), EXECBUFFER2 (a batch with a relocation; and a blit with
  * FENCE_OUT, with a FENCE_ARRAY, with TIMELINE_FENCES), FLINK, OPEN, and the debugfs files i915_gem_drop_caches
@@ -255,6 +256,29 @@ static int run_mmap_wc(struct op_ctx *c)
 static void undo_munmap(struct op_ctx *c)
 {
 	munmap(c->ptr, OBJ_SIZE);
+}
+
+/* MMAP_OFFSET (the offset node) and the mmap of the offset */
+static int run_mmap_offset(struct op_ctx *c, uint64_t flags)
+{
+	uint64_t off = 0;
+	int ret = __gem_mmap_offset(c->fd, c->handle, flags, &off);
+
+	if (ret)
+		return ret;
+	c->ptr = mmap(NULL, OBJ_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      c->fd, off);
+	return c->ptr == MAP_FAILED ? -errno : 0;
+}
+
+static int run_mmap_offset_gtt(struct op_ctx *c)
+{
+	return run_mmap_offset(c, I915_MMAP_OFFSET_GTT);
+}
+
+static int run_mmap_offset_wb(struct op_ctx *c)
+{
+	return run_mmap_offset(c, I915_MMAP_OFFSET_WB);
 }
 
 static int run_set_domain_cpu(struct op_ctx *c)
@@ -726,6 +750,10 @@ static const struct op ops[] = {
 	{ "pread", setup_object, run_pread, NULL, teardown_object, NULL },
 	{ "mmap", setup_object, run_mmap, undo_munmap, teardown_object, NULL },
 	{ "mmap-wc", setup_object, run_mmap_wc, undo_munmap,
+	  teardown_object, NULL },
+	{ "mmap-offset-gtt", setup_object, run_mmap_offset_gtt, undo_munmap,
+	  teardown_object, NULL },
+	{ "mmap-offset-wb", setup_object, run_mmap_offset_wb, undo_munmap,
 	  teardown_object, NULL },
 	{ "set-domain-cpu", setup_object, run_set_domain_cpu, NULL,
 	  teardown_object, NULL },

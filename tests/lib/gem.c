@@ -5,6 +5,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/mman.h>
+
 #include "gem.h"
 
 int __gem_getparam(int fd, int param, int *value)
@@ -199,6 +201,33 @@ void *gem_mmap__cpu(int fd, uint32_t handle, uint64_t offset, uint64_t size)
 
 	igt_assert_ok(__gem_mmap(fd, handle, offset, size, 0, &ptr));
 	igt_assert(ptr);
+	return ptr;
+}
+
+int __gem_mmap_offset(int fd, uint32_t handle, uint64_t flags,
+		      uint64_t *offset)
+{
+	struct drm_i915_gem_mmap_offset m = {
+		.handle = handle,
+		.flags = flags,
+	};
+	int ret = igt_ioctl(fd, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &m);
+
+	if (!ret)
+		*offset = m.offset;
+	return ret;
+}
+
+void *gem_mmap_offset(int fd, uint32_t handle, uint64_t size,
+		      uint64_t flags)
+{
+	uint64_t offset = 0;
+	void *ptr;
+
+	igt_assert_ok(__gem_mmap_offset(fd, handle, flags, &offset));
+	ptr = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset);
+	igt_assert_f(ptr != MAP_FAILED, "mmap of offset 0x%" PRIx64 ": %s\n",
+		     offset, strerror(errno));
 	return ptr;
 }
 
