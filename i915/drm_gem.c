@@ -273,12 +273,14 @@ struct i915_gem_object *i915_gem_object_lookup(struct drm_file *file,
  * The first pin allocates (or swaps in) every page and fills @obj->pages;
  * while any pin is held the pages can neither be swapped nor move.
  *
- * Return: 0, or -ENOMEM when the pages cannot all be had (an object
- * larger than the machine's memory can never be pinned).
+ * Return: 0, -EFAULT for an object that is purged or was DONTNEED before
+ * it had pages (see i915_gem_shrinker.c), or -ENOMEM when the pages cannot all
+ * be had (an object larger than the machine's memory can never be pinned).
  */
 int i915_gem_object_pin_pages(struct i915_gem_object *obj)
 {
 	struct page **pages;
+	int ret;
 
 	dma_resv_assert_held(obj->base.resv);
 
@@ -286,6 +288,10 @@ int i915_gem_object_pin_pages(struct i915_gem_object *obj)
 		obj->pages_pin_count++;
 		return 0;
 	}
+
+	ret = i915_gem_object_check_pages(obj, true);
+	if (ret)
+		return ret;
 
 	if (obj->base.size >> PAGE_SHIFT > totalram_pages())
 		return -ENOMEM;

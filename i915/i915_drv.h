@@ -19,6 +19,7 @@
 #include <linux/dma-fence.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
+#include <linux/shrinker.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -207,6 +208,7 @@ struct i915_gpu_error {
  * @reset_lock: serialises GPU resets (i915_reset.c); taken with nothing
  *	held, never inside &i915_ring.lock
  * @reset_count: GPU resets done (GET_RESET_STATS)
+ * @shrinker: gives memory back under pressure (i915_gem_shrinker.c)
  */
 struct i915_device {
 	struct drm_device drm;
@@ -226,6 +228,8 @@ struct i915_device {
 
 	struct mutex reset_lock; /* see above */
 	atomic_t reset_count;
+
+	struct shrinker shrinker;
 };
 
 static inline struct i915_device *to_i915(const struct drm_device *dev)
@@ -368,6 +372,12 @@ struct i915_request {
  * @exported: a dma-buf of the object was made: the fences of its
  *	dma_resv may leave the driver (set under the dma_resv lock, never
  *	cleared)
+ * @madv: I915_MADV_WILLNEED, I915_MADV_DONTNEED (the contents may be
+ *	dropped) or __I915_MADV_PURGED (they were: the pages are gone for
+ *	good); under the dma_resv lock (see i915_gem_shrinker.c)
+ * @populated: the object has pages in upstream's sense: they were got
+ *	(pinned, read by pread, SET_DOMAIN) and not purged since; only such
+ *	a DONTNEED object keeps its contents (under the dma_resv lock)
  * @gpu_error: -EIO when the last request that used the object failed
  *	because the GPU hung: set by i915_request_wedge(), cleared (under the
  *	dma_resv lock) when a new request takes the object
@@ -393,6 +403,8 @@ struct i915_gem_object {
 	struct list_head evict_link;
 	struct list_head ww_link;
 	bool exported;
+	u32 madv;
+	bool populated;
 	int gpu_error;
 	struct list_head link;
 };
@@ -653,6 +665,15 @@ int i915_gem_get_caching_ioctl(struct drm_device *dev, void *data,
 int i915_gem_drop_caches(struct i915_device *i915, u64 mask);
 u64 i915_gem_drop_caches_supported(void);
 void i915_gem_print_objects(struct i915_device *i915, struct drm_printer *p);
+
+/* i915_gem_shrinker.c: MADVISE, purging, the shrinker */
+int i915_gem_madvise_ioctl(struct drm_device *dev, void *data,
+			   struct drm_file *file);
+bool i915_gem_object_is_shmem(const struct i915_gem_object *obj);
+int i915_gem_object_check_pages(struct i915_gem_object *obj, bool populate);
+unsigned long i915_gem_shrink_all(struct i915_device *i915);
+int i915_gem_shrinker_init(struct i915_device *i915);
+void i915_gem_shrinker_fini(struct i915_device *i915);
 
 /* i915_gem_domain.c: memory domains (section 6 of the design) */
 int i915_gem_object_set_to_cpu_domain(struct i915_gem_object *obj,
