@@ -695,7 +695,7 @@ static void print_counts(struct i915_device *i915, struct drm_printer *p)
 			bound_bytes += obj->base.size;
 		}
 		if (READ_ONCE(obj->madv) == I915_MADV_DONTNEED &&
-		    READ_ONCE(obj->pages_pin_count)) {
+		    READ_ONCE(obj->populated)) {
 			purgeable++;
 			purgeable_bytes += obj->base.size;
 		}
