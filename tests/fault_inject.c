@@ -20,7 +20,8 @@
  * SET_DOMAIN, SET_CACHING, PIN (GTT binding: pages, DMA mappings, a GTT
  * node), EXECBUFFER2 (a batch with a relocation; and a blit with
  * FENCE_OUT, with a FENCE_ARRAY, with TIMELINE_FENCES), FLINK, OPEN, and the debugfs files i915_gem_drop_caches
- * (write) and i915_gem_objects (read).
+ * (write) and i915_gem_objects (read), MADVISE (DONTNEED purging an
+ * object at once) and DROP_SHRINK_ALL (the shrinker purging a bound one).
  *
  * After every injected call: the ioctl returned 0 or an allocation
  * errno (ENOMEM, ENOSPC), i915_gem_objects is back to its count before
@@ -625,6 +626,46 @@ static int run_read_gem_objects(struct op_ctx *c)
 	return r < 0 ? -errno : 0;
 }
 
+/* MADVISE(DONTNEED) of an object that has no pages: purged at once */
+static void setup_written_object(struct op_ctx *c)
+{
+	setup_object(c);
+	gem_write(c->fd, c->handle, 0, c->buf, OBJ_SIZE);
+}
+
+static int run_madvise_purge(struct op_ctx *c)
+{
+	struct drm_i915_gem_madvise madv = {
+		.handle = c->handle,
+		.madv = I915_MADV_DONTNEED,
+	};
+	int ret = igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_MADVISE, &madv);
+
+	if (!ret && madv.retained)
+		return -EINVAL;	/* not purged */
+	return ret;
+}
+
+/*
+ * DROP_SHRINK_ALL (the shrinker's scan) of a bound, idle DONTNEED object:
+ * unbound and purged
+ */
+static void setup_shrink(struct op_ctx *c)
+{
+	struct drm_i915_gem_madvise madv = { .madv = I915_MADV_DONTNEED };
+	struct drm_i915_gem_pin pin = { .alignment = 0 };
+
+	setup_written_object(c);
+	pin.handle = c->handle;
+	igt_assert_ok(igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_PIN, &pin));
+	undo_unpin(c);			/* bound, not pinned */
+	madv.handle = c->handle;
+	igt_assert_ok(igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_MADVISE, &madv));
+	igt_assert_eq(madv.retained, 1);
+	strcpy(c->mask, "0x20");
+	setup_debugfs(c, "i915_gem_drop_caches", O_WRONLY);
+}
+
 static const struct op ops[] = {
 	{ "create", NULL, run_create, undo_close_out, NULL, NULL },
 	{ "create-ext", NULL, run_create_ext, undo_close_out, NULL, NULL },
@@ -656,6 +697,10 @@ static const struct op ops[] = {
 	{ "drop-caches", setup_drop_caches, run_drop_caches, NULL,
 	  teardown_debugfs_object, NULL },
 	{ "read-gem-objects", setup_gem_objects, run_read_gem_objects, NULL,
+	  teardown_debugfs_object, NULL },
+	{ "madvise-purge", setup_written_object, run_madvise_purge, NULL,
+	  teardown_object, NULL },
+	{ "shrink-all", setup_shrink, run_drop_caches, NULL,
 	  teardown_debugfs_object, NULL },
 };
 
