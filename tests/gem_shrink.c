@@ -118,8 +118,8 @@ static void subtest_bound_working_set(void)
 	gem_gtt_managed(fd, &start, &end);
 	/* all of it fits in the GTT: eviction never has to unbind */
 	working = (long long)(end - start) * 3 / 4;
-	if (working > 192 * MIB)
-		working = 192 * MIB;
+	if (working > 128 * MIB)
+		working = 128 * MIB;
 	n = working / OBJ_SIZE;
 	working = n * OBJ_SIZE;
 
@@ -188,7 +188,7 @@ static void subtest_dontneed_pressure(void)
 
 	/* touch more than is available: reclaim has to find the rest */
 	avail = igt_meminfo_kib("MemAvailable") << 10;
-	pressure = avail + 256 * MIB;
+	pressure = avail + 128 * MIB;
 	igt_info("MemAvailable %lld MiB, touching %lld MiB", avail / MIB,
 		 pressure / MIB);
 	mem = map_anon(pressure, 0);
