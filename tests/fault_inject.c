@@ -862,6 +862,8 @@ SWEEP(flink, "flink")
 SWEEP(open, "open")
 SWEEP(drop_caches, "drop-caches")
 SWEEP(read_gem_objects, "read-gem-objects")
+SWEEP(madvise_purge, "madvise-purge")
+SWEEP(shrink_all, "shrink-all")
 
 /*
  * Every allocation of the task fails (probability 100, make-it-fail) for
@@ -1013,6 +1015,8 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(sweep_open),
 	SUBTEST(sweep_drop_caches),
 	SUBTEST(sweep_read_gem_objects),
+	SUBTEST(sweep_madvise_purge),
+	SUBTEST(sweep_shrink_all),
 	SUBTEST(all_fail),
 	SUBTEST(random),
 };
