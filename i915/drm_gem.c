@@ -360,11 +360,12 @@ struct i915_gem_object *i915_gem_object_lookup(struct drm_file *file,
  * allocates (or swaps in) every page and fills @obj->pages; while any pin
  * is held the pages can neither be swapped nor move.
  *
- * Return: 0, or -ENOMEM when the pages cannot all be had (an object
- * larger than the machine's memory can never be pinned), -EAGAIN for a
- * userptr object whose user pages must be pinned again first
- * (i915_gem_userptr_prepare()), or the exporter's errno for an imported
- * dma-buf.
+ * Return: 0, -EFAULT for an object that is purged or was DONTNEED before
+ * it had pages (see i915_gem_shrinker.c), -ENOMEM when the pages cannot
+ * all be had (an object larger than the machine's memory can never be
+ * pinned), -EAGAIN for a userptr object whose user pages must be pinned
+ * again first (i915_gem_userptr_prepare()), or the exporter's errno for an
+ * imported dma-buf.
  */
 int i915_gem_object_pin_pages(struct i915_gem_object *obj)
 {
@@ -376,6 +377,10 @@ int i915_gem_object_pin_pages(struct i915_gem_object *obj)
 		obj->pages_pin_count++;
 		return 0;
 	}
+
+	ret = i915_gem_object_check_pages(obj, true);
+	if (ret)
+		return ret;
 
 	ret = obj->ops->get_pages(obj);
 	if (ret)

@@ -21,6 +21,7 @@
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/sched.h>
+#include <linux/shrinker.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -231,6 +232,7 @@ struct i915_gpu_error {
  *	userptr pages are current until its fence is in their dma_resv
  *	(i915_gem_userptr.c); taken inside every dma_resv lock, outside
  *	&i915_ring.lock, never around an allocation
+ * @shrinker: gives memory back under pressure (i915_gem_shrinker.c)
  */
 struct i915_device {
 	struct drm_device drm;
@@ -252,6 +254,7 @@ struct i915_device {
 	atomic_t reset_count;
 
 	struct rw_semaphore userptr_sem; /* see above */
+	struct shrinker shrinker;
 };
 
 static inline struct i915_device *to_i915(const struct drm_device *dev)
@@ -467,6 +470,12 @@ struct i915_mmap_offset;
  * @exported: a dma-buf of the object was made: the fences of its
  *	dma_resv may leave the driver (set under the dma_resv lock, never
  *	cleared)
+ * @madv: I915_MADV_WILLNEED, I915_MADV_DONTNEED (the contents may be
+ *	dropped) or __I915_MADV_PURGED (they were: the pages are gone for
+ *	good); under the dma_resv lock (see i915_gem_shrinker.c)
+ * @populated: the object has pages in upstream's sense: they were got
+ *	(pinned, read by pread, SET_DOMAIN) and not purged since; only such
+ *	a DONTNEED object keeps its contents (under the dma_resv lock)
  * @gpu_error: -EIO when the last request that used the object failed
  *	because the GPU hung: set by i915_request_wedge(), cleared (under the
  *	dma_resv lock) when a new request takes the object
@@ -501,6 +510,8 @@ struct i915_gem_object {
 	struct list_head evict_link;
 	struct list_head ww_link;
 	bool exported;
+	u32 madv;
+	bool populated;
 	int gpu_error;
 	struct list_head link;
 	struct i915_mmap_offset *mmo[I915_MMAP_NTYPES];
@@ -803,6 +814,14 @@ void i915_gem_mmap_revoke_all(struct i915_device *i915);
 unsigned int i915_gem_mmap_release_views(struct i915_device *i915);
 bool i915_gem_mmap_node_is_view(struct i915_device *i915,
 				const struct drm_mm_node *node);
+/* i915_gem_shrinker.c: MADVISE, purging, the shrinker */
+int i915_gem_madvise_ioctl(struct drm_device *dev, void *data,
+			   struct drm_file *file);
+bool i915_gem_object_is_shmem(const struct i915_gem_object *obj);
+int i915_gem_object_check_pages(struct i915_gem_object *obj, bool populate);
+unsigned long i915_gem_shrink_all(struct i915_device *i915);
+int i915_gem_shrinker_init(struct i915_device *i915);
+void i915_gem_shrinker_fini(struct i915_device *i915);
 
 /* i915_gem_domain.c: memory domains (section 6 of the design) */
 int i915_gem_object_set_to_cpu_domain(struct i915_gem_object *obj,

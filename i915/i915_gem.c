@@ -47,15 +47,17 @@ static bool range_overflows(u64 offset, u64 size, u64 objsize)
 
 /**
  * i915_gem_init - set up object-level GEM for a device
- * @i915: the device; its object list is already initialised
+ * @i915: the device; its object list and GTT are already initialised
  *
- * Return: 0.
+ * Registers the shrinker (i915_gem_shrinker.c).
+ *
+ * Return: 0 or a negative errno.
  */
 int i915_gem_init(struct i915_device *i915)
 {
 	drm_dbg(&i915->drm, "GEM: shmfs objects, %u-bit DMA\n",
 		i915->info->dma_bits);
-	return 0;
+	return i915_gem_shrinker_init(i915);
 }
 
 /*
@@ -98,6 +100,7 @@ void i915_gem_fini(struct i915_device *i915)
 	struct i915_gem_object *obj;
 	bool dying;
 
+	i915_gem_shrinker_fini(i915);
 	for (;;) {
 		obj = get_bound_object(i915, &dying);
 		if (obj) {
@@ -651,9 +654,11 @@ u64 i915_gem_drop_caches_supported(void)
  * every request (a hung GPU's requests have finished with -EIO, which
  * counts as idle here); RETIRE, FREED and RESET_SEQNO then retire what
  * has completed, which drops the requests' object references (objects
- * are freed with their last reference).  BOUND and SHRINK_ALL unbind
- * every object that is not pinned, which gives their pages back to
- * shmfs.  UNBOUND has nothing to do: unbound objects hold no pages.  RCU
+ * are freed with their last reference).  BOUND unbinds every object that
+ * is not pinned, waiting for busy ones, which gives their pages back to
+ * shmfs and purges the DONTNEED ones.  SHRINK_ALL runs the shrinker over
+ * every idle object (i915_gem_shrink_all()).  UNBOUND has nothing to do:
+ * unbound objects hold no pages.  RCU
  * waits for RCU callbacks.  RESET_ACTIVE does nothing more: a hung GPU
  * is reset by the hang check (i915_reset.c), which completes the hung
  * request, so ACTIVE's wait ends.
@@ -675,8 +680,10 @@ int i915_gem_drop_caches(struct i915_device *i915, u64 mask)
 	}
 	if (mask & (I915_DROP_RETIRE | I915_DROP_FREED | I915_DROP_RESET_SEQNO))
 		i915_request_retire(i915);
-	if (mask & (I915_DROP_BOUND | I915_DROP_SHRINK_ALL))
+	if (mask & I915_DROP_BOUND)
 		ret = i915_gtt_evict_all(i915);
+	if (mask & I915_DROP_SHRINK_ALL)
+		i915_gem_shrink_all(i915);
 	if (mask & I915_DROP_RCU)
 		rcu_barrier();
 	return ret;
@@ -694,7 +701,36 @@ static void print_object(struct drm_printer *p, struct i915_gem_object *obj)
 	if (drm_mm_node_allocated(&obj->gtt_node))
 		drm_printf(p, ", gtt 0x%08llx, pins %u", obj->gtt_node.start,
 			   READ_ONCE(obj->pin_count));
+	if (READ_ONCE(obj->madv) == I915_MADV_DONTNEED)
+		drm_printf(p, ", dontneed");
+	else if (READ_ONCE(obj->madv) == __I915_MADV_PURGED)
+		drm_printf(p, ", purged");
 	drm_printf(p, "\n");
+}
+
+/*
+ * The second line: bound objects, and purgeable ones (DONTNEED with
+ * pages, which the shrinker drops first).  Under &i915_device.obj_lock.
+ */
+static void print_counts(struct i915_device *i915, struct drm_printer *p)
+{
+	u64 bound_bytes = 0, purgeable_bytes = 0;
+	u32 bound = 0, purgeable = 0;
+	struct i915_gem_object *obj;
+
+	list_for_each_entry(obj, &i915->objects, link) {
+		if (drm_mm_node_allocated(&obj->gtt_node)) {
+			bound++;
+			bound_bytes += obj->base.size;
+		}
+		if (READ_ONCE(obj->madv) == I915_MADV_DONTNEED &&
+		    READ_ONCE(obj->populated)) {
+			purgeable++;
+			purgeable_bytes += obj->base.size;
+		}
+	}
+	drm_printf(p, "%u bound objects, %llu bytes; %u purgeable objects, %llu bytes\n",
+		   bound, bound_bytes, purgeable, purgeable_bytes);
 }
 
 /**
@@ -703,7 +739,9 @@ static void print_object(struct drm_printer *p, struct i915_gem_object *obj)
  * @p: where to print
  *
  * The first line is "<count> objects, <bytes> bytes", the form igt scans
- * with "%i objects"; then one line per object.  The per-object fields are
+ * with "%i objects"; the second "<n> bound objects, <bytes> bytes; <n>
+ * purgeable objects, <bytes> bytes"; then one line per object.  The
+ * per-object fields are
  * read without the objects' locks: a snapshot, not a consistent one.
  */
 void i915_gem_print_objects(struct i915_device *i915, struct drm_printer *p)
@@ -713,6 +751,7 @@ void i915_gem_print_objects(struct i915_device *i915, struct drm_printer *p)
 	spin_lock(&i915->obj_lock);
 	drm_printf(p, "%u objects, %llu bytes\n", i915->object_count,
 		   i915->object_bytes);
+	print_counts(i915, p);
 	list_for_each_entry(obj, &i915->objects, link)
 		print_object(p, obj);
 	spin_unlock(&i915->obj_lock);

@@ -23,7 +23,8 @@
  * FENCE_OUT, with a FENCE_ARRAY, with TIMELINE_FENCES), FLINK, OPEN, and the debugfs files i915_gem_drop_caches
  * (write) and i915_gem_objects (read), USERPTR (with PROBE) and an
  * EXECBUFFER2 that pins a userptr object's pages, PRIME_FD_TO_HANDLE of a
- * vgem dma-buf (when vgem is loaded).
+ * vgem dma-buf (when vgem is loaded), MADVISE (DONTNEED purging an
+ * object at once) and DROP_SHRINK_ALL (the shrinker purging a bound one).
  *
  * After every injected call: the ioctl returned 0 or an allocation
  * errno (ENOMEM, ENOSPC), i915_gem_objects is back to its count before
@@ -740,6 +741,44 @@ static int run_prime_import(struct op_ctx *c)
 	if (!ret)
 		c->out = prime.handle;
 	return ret;
+/* MADVISE(DONTNEED) of an object that has no pages: purged at once */
+static void setup_written_object(struct op_ctx *c)
+{
+	setup_object(c);
+	gem_write(c->fd, c->handle, 0, c->buf, OBJ_SIZE);
+}
+
+static int run_madvise_purge(struct op_ctx *c)
+{
+	struct drm_i915_gem_madvise madv = {
+		.handle = c->handle,
+		.madv = I915_MADV_DONTNEED,
+	};
+	int ret = igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_MADVISE, &madv);
+
+	if (!ret && madv.retained)
+		return -EINVAL;	/* not purged */
+	return ret;
+}
+
+/*
+ * DROP_SHRINK_ALL (the shrinker's scan) of a bound, idle DONTNEED object:
+ * unbound and purged
+ */
+static void setup_shrink(struct op_ctx *c)
+{
+	struct drm_i915_gem_madvise madv = { .madv = I915_MADV_DONTNEED };
+	struct drm_i915_gem_pin pin = { .alignment = 0 };
+
+	setup_written_object(c);
+	pin.handle = c->handle;
+	igt_assert_ok(igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_PIN, &pin));
+	undo_unpin(c);			/* bound, not pinned */
+	madv.handle = c->handle;
+	igt_assert_ok(igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_MADVISE, &madv));
+	igt_assert_eq(madv.retained, 1);
+	strcpy(c->mask, "0x20");
+	setup_debugfs(c, "i915_gem_drop_caches", O_WRONLY);
 }
 
 static const struct op ops[] = {
@@ -784,6 +823,10 @@ static const struct op ops[] = {
 	  teardown_userptr_exec, NULL },
 	{ "prime-import", setup_prime_import, run_prime_import,
 	  undo_close_out, teardown_prime_import, NULL },
+	{ "madvise-purge", setup_written_object, run_madvise_purge, NULL,
+	  teardown_object, NULL },
+	{ "shrink-all", setup_shrink, run_drop_caches, NULL,
+	  teardown_debugfs_object, NULL },
 };
 
 static const struct op *find_op(const char *name)
@@ -947,6 +990,8 @@ SWEEP(read_gem_objects, "read-gem-objects")
 SWEEP(userptr, "userptr")
 SWEEP(userptr_exec, "userptr-exec")
 SWEEP(prime_import, "prime-import")
+SWEEP(madvise_purge, "madvise-purge")
+SWEEP(shrink_all, "shrink-all")
 
 /*
  * Every allocation of the task fails (probability 100, make-it-fail) for
@@ -1101,6 +1146,8 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(sweep_userptr),
 	SUBTEST(sweep_userptr_exec),
 	SUBTEST(sweep_prime_import),
+	SUBTEST(sweep_madvise_purge),
+	SUBTEST(sweep_shrink_all),
 	SUBTEST(all_fail),
 	SUBTEST(random),
 };
