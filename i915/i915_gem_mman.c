@@ -435,6 +435,12 @@ static int view_get_pages(struct i915_gem_object *obj,
 {
 	struct address_space *mapping = obj->base.filp->f_mapping;
 	unsigned int i;
+	int ret;
+
+	/* A purged or DONTNEED object: -EFAULT, SIGBUS for the fault. */
+	ret = i915_gem_object_check_pages(obj, true);
+	if (ret)
+		return ret;
 
 	view->pages = kvcalloc(view->count, sizeof(*view->pages), GFP_KERNEL);
 	view->dma = kvcalloc(view->count, sizeof(*view->dma), GFP_KERNEL);
@@ -895,7 +901,8 @@ static int check_extensions(u64 uptr)
  *
  * @pad and the incoming @offset are ignored, as upstream (old userspace
  * leaves garbage there).  FIXED is for discrete parts: -ENODEV, as are WC
- * and UC without PAT.
+ * and UC without PAT, and every type for objects not on shmfs (USERPTR,
+ * as upstream; imported dma-bufs, which upstream maps through the GTT).
  *
  * Return: 0 with the offset to pass to mmap(); -EINVAL for unknown flags
  * or extensions, -EFAULT for an unreadable extension, -ENOENT for a bad
@@ -949,6 +956,13 @@ int i915_gem_mmap_offset_ioctl(struct drm_device *dev, void *data,
 		goto out_put;
 	if (type == I915_MMAP_NTYPES) {
 		ret = -ENODEV; /* FIXED: only objects of discrete parts */
+	} else if (!i915_gem_object_is_shmem(obj)) {
+		/*
+		 * USERPTR objects are never mapped, as upstream; an imported
+		 * dma-buf is mapped through its exporter.
+		 */
+		drm_dbg(dev, "mmap_offset: not a shmfs object\n");
+		ret = -ENODEV;
 	} else {
 		mmo = mmo_attach(obj, type, file);
 		if (IS_ERR(mmo))

@@ -114,6 +114,8 @@ static void object_purge(struct i915_gem_object *obj)
 	if (!i915_gem_object_is_shmem(obj))
 		return;
 
+	/* Partial views of GTT mmaps hold pages of their own. */
+	i915_gem_object_release_mmap_gtt(obj);
 	shmem_truncate_range(file_inode(obj->base.filp), 0, (loff_t)-1);
 	obj->madv = __I915_MADV_PURGED;
 	obj->populated = false;
