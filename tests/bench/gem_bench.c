@@ -950,9 +950,11 @@ static void goal_exec(struct goal_ctx *g, unsigned int i)
 	if (g->stale)
 		for (k = 0; k < g->nrelocs; k++)
 			g->relocs[i][k].presumed_offset = ~0ull;
-	if (ioctl(g->fd, DRM_IOCTL_I915_GEM_EXECBUFFER2, &g->eb[i]))
+	if (ioctl(g->fd, DRM_IOCTL_I915_GEM_EXECBUFFER2, &g->eb[i])) {
 		fail("EXECBUFFER2 (%u objects, %u relocations): %s",
 		     g->eb[i].buffer_count, g->nrelocs, strerror(errno));
+		exit(1);	/* a hung or wedged GPU: no more numbers */
+	}
 	g->ops++;
 }
 
