@@ -63,8 +63,9 @@
  * of the driver inverts (mmap faults lock objects under mmap_lock).  So
  * step 2 reads with page faults disabled (copy_from_user_nofault()):
  * a chunk that is not resident fails with -EAGAIN, and the execbuffer
- * drops every lock, faults the chunk in (i915_reloc_fault_in()) and
- * starts phase 4 over.  Entries patched before are patched again with
+ * drops every lock and ends its acquire context (lockdep orders
+ * mmap_lock before it too), faults the chunk in (i915_reloc_fault_in())
+ * and starts phase 4 over in a new context.  Entries patched before are patched again with
  * the same value or the target's new address: patching is idempotent.
  * Only a chunk that cannot be faulted in at all is -EFAULT.
  */
@@ -511,8 +512,8 @@ int i915_reloc_apply(struct i915_exec *eb)
 
 /**
  * i915_reloc_fault_in - make the chunk i915_reloc_apply() missed resident
- * @eb: the execbuffer, no lock held, after i915_reloc_apply() answered
- *	-EAGAIN
+ * @eb: the execbuffer, no lock held and no acquire context, after
+ *	i915_reloc_apply() answered -EAGAIN
  *
  * Forgets how far the failed pass went: until the next pass completes,
  * every entry of a patched object counts as not reached.
