@@ -715,7 +715,8 @@ int i915_gem_execbuffer2_ioctl(struct drm_device *dev, void *data,
 			       struct drm_file *file);
 
 /* i915_gem_relocate.c (the rest is in i915_gem_execbuffer.h) */
-u64 i915_reloc_stats(void);
+struct seq_file;
+void i915_reloc_stats(struct seq_file *m);
 
 /* i915_gem_evict.c: making room in the GTT */
 bool i915_gem_evict_claim(struct i915_gem_object *obj, struct list_head *list);

@@ -53,8 +53,9 @@
  * 5. Relocation (i915_reloc_apply(), skipped for NO_RELOC while nothing
  *    moved): stale presumed offsets are patched into the source objects,
  *    after each source went idle.  A relocation
- *    chunk not resident in memory: every lock dropped, the chunk faulted
- *    in (i915_reloc_fault_in()), phase 4 again.
+ *    chunk not resident in memory: every lock dropped and the acquire
+ *    context ended, the chunk faulted in (i915_reloc_fault_in()), phase 4
+ *    again in a new context.
  * 6. Userptr pages still current (i915_exec_userptr_begin(), which holds
  *    &i915_device.userptr_sem until phase 8 is done; stale ones: phases
  *    4 to 8 again after pinning them anew).  Domains: section 7.3.1 B
@@ -903,9 +904,15 @@ static int exec_locked(struct i915_exec *eb)
 			ret = i915_reloc_apply(eb);
 		if (ret != -EAGAIN || !eb->reloc_fault)
 			break;
-		/* A relocation chunk was not resident: fault it in unlocked. */
-		i915_ww_unlock_all(&eb->ww);
+		/*
+		 * A relocation chunk was not resident: fault it in with no
+		 * lock held and the acquire context ended, as for a late
+		 * check (a fault takes mmap_lock, which lockdep orders
+		 * before the context); a new context for the next pass.
+		 */
+		i915_ww_fini(&eb->ww);
 		ret = i915_reloc_fault_in(eb);
+		i915_ww_init(&eb->ww);
 		if (ret)
 			break;
 	}

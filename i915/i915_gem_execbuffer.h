@@ -56,6 +56,9 @@ struct i915_exec_syncobj {
  * @gpu_error: the object's &i915_gem_object.gpu_error, kept while
  *	emission may still fail
  * @patched: a relocation was written into the object
+ * @relocs_stale: i915_reloc_check() read an entry whose presumed_offset
+ *	is not its target's offset in the list: i915_reloc_apply() must
+ *	read this object's entries again even if no object moved
  */
 struct i915_exec_object {
 	struct i915_gem_object *obj;
@@ -72,11 +75,12 @@ struct i915_exec_object {
 	u32 write_domain;
 	int gpu_error;
 	bool patched;
+	bool relocs_stale;
 };
 
 /**
  * struct i915_exec_handle - a handle of the object list and its index
- * @handle: the user's handle
+ * @handle: the user's handle (0, which no object has: a free slot)
  * @index: its entry in &i915_exec.objects
  */
 struct i915_exec_handle {
@@ -90,8 +94,11 @@ struct i915_exec_handle {
  * @file: the submitting client
  * @objects: the object list, copied in
  * @count: entries in @objects
- * @handles: @objects' handles sorted, for relocations that name their
- *	target by handle (NULL with I915_EXEC_HANDLE_LUT)
+ * @handles: @objects' handles hashed (open addressing, linear probing),
+ *	for relocations that name their target by handle (NULL with
+ *	I915_EXEC_HANDLE_LUT): see i915_exec_handle_index()
+ * @handles_mask: @handles has @handles_mask + 1 slots, a power of two
+ * @handles_bits: log2 of that
  * @batch: index of the batch in @objects
  * @flags: I915_EXEC_* flags (v1: I915_EXEC_RENDER)
  * @batch_start: byte offset of the first command in the batch
@@ -131,6 +138,8 @@ struct i915_exec {
 	struct i915_exec_object *objects;
 	unsigned int count;
 	struct i915_exec_handle *handles;
+	unsigned long handles_mask;
+	unsigned int handles_bits;
 	unsigned int batch;
 	u64 flags;
 	u32 batch_start;
@@ -161,6 +170,7 @@ struct i915_exec {
 int i915_exec_lookup(struct i915_exec *eb);
 int i915_exec_check_batch(struct i915_exec *eb);
 int i915_exec_lock_and_bind(struct i915_exec *eb);
+int i915_exec_handle_index(const struct i915_exec *eb, u32 handle);
 
 /* i915_gem_userptr.c: the userptr objects of one execbuffer */
 int i915_exec_userptr_prepare(struct i915_exec *eb);
