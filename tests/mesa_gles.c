@@ -20,9 +20,11 @@
  * The model does not rasterize 3D (Documentation/model.rst): it decodes
  * every 3D command, executes the drawing rectangle and PIPE_CONTROL, and
  * draws nothing.  So the pixels of 3D rendering are not checked; what is
- * checked on every GPU is that Mesa submitted batches and that the model
+ * checked on every GPU is that Mesa submitted batches, that the model
  * executed all of them without an error (i915_sim/<slot>/cs "errors"
- * unchanged, "error: none") and that the driver captured no error state.
+ * unchanged) and, for the draws, the drawing rectangle of the render
+ * target (i915_sim/<slot>/drawrects), and that the driver captured no
+ * error state.
  * What the CPU or the blitter produces is checked exactly where the driver
  * does it that way (struct gpu_rules): i915g clears with the blitter
  * (XY_COLOR_BLT), and a texture upload is a CPU write through a mapping.
@@ -49,6 +51,9 @@
 #include <unistd.h>
 
 #include "exec.h"
+
+#define W 64	/* the render target */
+#define H 64
 
 /* ------------------------------------------------------------------ */
 /* what each GPU is expected to do */
@@ -292,8 +297,6 @@ static unsigned int trace_check(uint32_t devid, unsigned int xfail_nr,
 #include <GLES2/gl2.h>
 #include <gbm.h>
 
-#define W 64
-#define H 64
 #define TEX 16
 
 struct mesa {
@@ -669,7 +672,28 @@ static bool no_error_state(int fd)
 	return none;
 }
 
-static void run_step(step_fn fn, bool renders)
+/*
+ * The drawing rectangles the model executed: one must be the W x H
+ * render target's, the proof that Mesa's 3D state reached the engine.
+ */
+static bool drew_target(void)
+{
+	static struct drawrect r[256];
+	int i, n = sim_drawrects(r, ARRAY_SIZE(r));
+
+	igt_assert_f(n >= 0, "no i915_sim/<slot>/drawrects (%s)",
+		     igt_errname(n));
+	if (n > (int)ARRAY_SIZE(r))
+		n = ARRAY_SIZE(r);
+	for (i = 0; i < n; i++)
+		if (!r[i].xmin && !r[i].ymin && r[i].xmax == W - 1 &&
+		    r[i].ymax == H - 1)
+			return true;
+	igt_info("%d drawing rectangles, none 0,0-%d,%d", n, W - 1, H - 1);
+	return false;
+}
+
+static void run_step(step_fn fn, bool renders, bool draws)
 {
 	const struct gpu_rules *rules;
 	struct step_arg arg;
@@ -696,6 +720,8 @@ static void run_step(step_fn fn, bool renders)
 	igt_assert_f(errors >= 0 && batches >= 0,
 		     "no i915_sim/<slot>/cs counters (%lld, %lld)", errors,
 		     batches);
+
+	igt_assert_ok(sim_drawrects_clear());
 
 	trace = mmap(NULL, sizeof(*trace), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -730,6 +756,9 @@ static void run_step(step_fn fn, bool renders)
 	if (renders && !rc && batches <= 0)
 		snprintf(why + strlen(why), sizeof(why) - strlen(why),
 			 "no batch reached the GPU; ");
+	if (draws && !rc && !drew_target())
+		snprintf(why + strlen(why), sizeof(why) - strlen(why),
+			 "no drawing rectangle of the target executed; ");
 	close(fd);
 
 	if (rules->xfail) {
@@ -746,27 +775,27 @@ static void run_step(step_fn fn, bool renders)
 
 static void subtest_context(void)
 {
-	run_step(step_context, false);
+	run_step(step_context, false, false);
 }
 
 static void subtest_clear(void)
 {
-	run_step(step_clear, true);
+	run_step(step_clear, true, false);
 }
 
 static void subtest_triangle(void)
 {
-	run_step(step_triangle, true);
+	run_step(step_triangle, true, true);
 }
 
 static void subtest_texture(void)
 {
-	run_step(step_texture, true);
+	run_step(step_texture, true, true);
 }
 
 static void subtest_gbm_bo(void)
 {
-	run_step(step_gbm_bo, false);
+	run_step(step_gbm_bo, false, false);
 }
 
 static const struct igt_subtest tests[] = {
