@@ -7,6 +7,9 @@
  * old user-mode-setting era fail with -ENODEV as upstream, and anything
  * else with -EINVAL.  Execution features this driver lacks are unknown
  * parameters here, so -EINVAL: CAPTURE, contexts and the command parser.
+ * SLICE_MASK and SUBSLICE_MASK are known but empty on Gen3/Gen4 (no slice
+ * topology before Gen8): -ENODEV as upstream, like I915_QUERY's
+ * TOPOLOGY_INFO.
  * (A 32-bit caller's GETPARAM goes through i915_ioc32.c first.)
  */
 
@@ -35,6 +38,10 @@ static int getparam_value(struct i915_device *i915, s32 param, int *value)
 	case I915_PARAM_ALLOW_BATCHBUFFER:
 	case I915_PARAM_LAST_DISPATCH:
 	case I915_PARAM_HAS_EXEC_CONSTANTS:
+		return -ENODEV;
+	case I915_PARAM_SLICE_MASK:
+	case I915_PARAM_SUBSLICE_MASK:
+		/* upstream's answer for an empty slice/subslice mask */
 		return -ENODEV;
 	case I915_PARAM_CHIPSET_ID:
 		*value = pdev->device;

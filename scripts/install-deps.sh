@@ -35,6 +35,10 @@ PACKAGES=(
 	bc flex bison libelf-dev libssl-dev
 	# the VM bench
 	qemu-system-x86 qemu-utils busybox-static cpio xz-utils zstd util-linux
+	# the Mesa test (tests/mesa_gles.c): Debian's Mesa, its headers, and
+	# mke2fs for the disk that carries it into the VM (vm/mkmesadisk.sh)
+	libgl1-mesa-dri libegl-mesa0 libegl1 libgbm1 libgles2
+	libgbm-dev libegl-dev libgles-dev e2fsprogs
 	# intel_error_decode: make check decodes the error states the tests leave
 	intel-gpu-tools
 	# the DKMS package (make dkms-deb) and the dkms lane of make check
