@@ -8,7 +8,8 @@
 # Both simulated GPUs of $SIMS are loaded at once (card0, card1 besides
 # vgem's card).  For every binary in /tests (sorted, FILTER/EXCLUDE as
 # tests/run-suite.sh) and every GPU, the binary runs whole with
-# IGT_DEVICE=drm:/dev/dri/cardN of that GPU, under IGT_TIMEOUT seconds
+# IGT_DEVICE=drm:/dev/dri/cardN of that GPU (then the other GPUs' cards,
+# ";"-separated: igt's multigpu-* subtests use them), under IGT_TIMEOUT seconds
 # (SIGKILL), its output in /out/igt/<gpu>/<binary>.log; then that GPU's
 # i915_gem_objects must be back to 0 and the kernel log clean, both
 # blamed on the binary.  After a binary that did not exit 0 (pass) or 77
@@ -87,7 +88,7 @@ now() {
 # run_binary BINARY SIM: one binary on one GPU; non-zero if the modules
 # must be reloaded after it.
 run_binary() {
-	local t="$1" sim="$2" gpu slot card start rc why="" n args
+	local t="$1" sim="$2" gpu slot card start rc why="" n args devs other oslot ocard
 	gpu=$(gpu_name "$sim")
 	mkdir -p "$OUT/$gpu"
 	echo "==== $t@$gpu ===="
@@ -97,11 +98,20 @@ run_binary() {
 		echo "- 0 no card" >"$OUT/$gpu/$t.status"
 		return 1
 	fi
+	# the GPU under test first; the others for igt's multigpu-* subtests
+	devs=drm:/dev/dri/$card
+	for other in $SIMS; do
+		[ "$other" != "$sim" ] || continue
+		oslot=$(sim_slot "$other") && ocard=$(card_of "$oslot") &&
+			devs="$devs;drm:/dev/dri/$ocard"
+	done
 	eval "args=\${IGT_ARGS_$t:-}"
+	set -f	# igt's subtest wildcards are its own
 	# shellcheck disable=SC2086
-	IGT_DEVICE=drm:/dev/dri/$card timeout -s KILL "$IGT_TIMEOUT" \
+	IGT_DEVICE=$devs timeout -s KILL "$IGT_TIMEOUT" \
 		"$TESTS_DIR/$t" $args </dev/null >"$OUT/$gpu/$t.log" 2>&1
 	rc=$?
+	set +f
 	# children igt forked (igt_fork) outlive a killed parent: they would
 	# hold the device open
 	pkill -KILL -f "^$TESTS_DIR/$t( |\$)" 2>/dev/null && sleep 1

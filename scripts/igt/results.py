@@ -37,7 +37,7 @@ import re
 import sys
 
 VERDICT = re.compile(r'^(Subtest|Dynamic subtest) (\S+): '
-                     r'(SUCCESS|FAIL|SKIP|CRASH|TIMEOUT|NOTRUN)\b')
+                     r'(SUCCESS|FAIL|SKIP|CRASH|TIMEOUT|NOTRUN)\b(?: \(([0-9.]+)s\))?')
 START = re.compile(r'^Starting subtest: (\S+)')
 START_DYN = re.compile(r'^Starting dynamic subtest: (\S+)')
 PREFIX = re.compile(r'^\([^) ]+:\d+\) (?:[A-Za-z_-]+-)?(?:CRITICAL|WARNING|INFO|DEBUG): ')
@@ -53,7 +53,7 @@ GPUS = {'945g': 'the 945G (8086:2772)', 'gm45': 'the GM45 (8086:2a42)'}
 def summarize(lines):
     """The message of a failure or skip, from the lines igt printed."""
     where = cond = errno = signal = None
-    other = []
+    other, after = [], []
     for raw in lines:
         line = PREFIX.sub('', raw).strip()
         if not line or line.startswith(NOISE):
@@ -75,7 +75,13 @@ def summarize(lines):
         if m:
             signal = signal or m.group(1)
             continue
-        if len(other) < 2 and not line.startswith(('Test ', 'Last errno')):
+        if line.startswith(('Test ', 'Last errno')):
+            continue
+        # a skip's own message follows its requirement; before it, the
+        # subtest's description
+        if where and len(after) < 1:
+            after.append(line)
+        elif not where and len(other) < 2:
             other.append(line)
     parts = []
     if signal:
@@ -84,10 +90,14 @@ def summarize(lines):
         parts.append(where)
     if cond:
         parts.append(cond)
-    parts.extend(other[:2 if not cond else 1])
+    parts.extend(after if where else other)
     if errno:
         parts.append('errno ' + errno)
     return ' | '.join(parts)[:300]
+
+
+SECS = {}      # subtest: seconds igt measured, of the GPU being read
+TIMES = {}     # gpu: SECS
 
 
 def parse_log(binary, text, rc, killed):
@@ -111,7 +121,7 @@ def parse_log(binary, text, rc, killed):
             continue
         m = VERDICT.match(line)
         if m:
-            kind, name, verdict = m.groups()
+            kind, name, verdict, secs = m.groups()
             saw_subtest = True
             status = STATUS[verdict]
             full = '%s@%s' % (binary, name)
@@ -120,6 +130,8 @@ def parse_log(binary, text, rc, killed):
                 dyn = None
             else:
                 sub = None
+                if secs:
+                    SECS[full] = float(secs)
             msg = ''
             if status != 'Pass':
                 msg = summarize(pending) or summarize(fixture)
@@ -172,6 +184,8 @@ def read_run(logdir):
             except OSError:
                 text = ''
             results[gpu].update(parse_log(b, text, rc, 'timeout' in why))
+        TIMES[gpu] = dict(SECS)
+        SECS.clear()
     return results, binaries
 
 
@@ -313,6 +327,9 @@ def main():
         slow = sorted(binaries[gpu].items(), key=lambda kv: -kv[1][1])[:args.slowest]
         print('igt: %s: slowest: %s' % (gpu, ', '.join(
             '%s %ds' % (b, s) for b, (_, s, _) in slow)))
+        slow = sorted(((t, n) for n, t in TIMES[gpu].items()), reverse=True)
+        print('igt: %s: slowest subtests: %s' % (gpu, ', '.join(
+            '%s %.0fs' % (n, t) for t, n in slow[:args.slowest])))
         total_p += count.get(('Pass', 'expected'), 0)
         total_s += count.get(('Skip', 'expected'), 0)
         total_f += len(unexpected)
