@@ -138,6 +138,19 @@ run_binary() {
 	[ -z "$why" ] && { [ $rc = 0 ] || [ $rc = 77 ]; }
 }
 
+# reload SIM...: unload both modules, retried for 30 s while the killed
+# binary's processes still hold the device, and load them again; why on
+# stdout on failure (the run goes on with what is loaded).
+reload() {
+	local i=0 why
+	while ! why=$(unload_gpus); do
+		i=$((i + 1))
+		[ $i -lt 30 ] || { echo "$why"; return 1; }
+		sleep 1
+	done
+	load_gpus "$@"
+}
+
 main() {
 	local tests t sim why
 	tests=$(list_tests)
@@ -156,8 +169,8 @@ main() {
 		for sim in $SIMS; do
 			run_binary "$t" "$sim" && continue
 			# shellcheck disable=SC2086
-			why=$(unload_gpus) && why=$(load_gpus $SIMS) ||
-				{ emit "BENCH-ERROR reload after $t@$(gpu_name "$sim"): $why"; return 1; }
+			why=$(reload $SIMS) ||
+				emit "BENCH-ERROR reload after $t@$(gpu_name "$sim"): $why"
 			log_clean "reload after $t" ||
 				emit "BENCH-ERROR kernel log while reloading after $t@$(gpu_name "$sim")"
 		done

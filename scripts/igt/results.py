@@ -40,7 +40,7 @@ VERDICT = re.compile(r'^(Subtest|Dynamic subtest) (\S+): '
                      r'(SUCCESS|FAIL|SKIP|CRASH|TIMEOUT|NOTRUN)\b(?: \(([0-9.]+)s\))?')
 START = re.compile(r'^Starting subtest: (\S+)')
 START_DYN = re.compile(r'^Starting dynamic subtest: (\S+)')
-PREFIX = re.compile(r'^\([^) ]+:\d+\) (?:[A-Za-z_-]+-)?(?:CRITICAL|WARNING|INFO|DEBUG): ')
+PREFIX = re.compile(r'^\([^)]+\) (?:[\w/.-]+-)?(?:CRITICAL|WARNING|INFO|DEBUG): ')
 STATUS = {'SUCCESS': 'Pass', 'FAIL': 'Fail', 'SKIP': 'Skip',
           'CRASH': 'Crash', 'TIMEOUT': 'Timeout', 'NOTRUN': 'Skip'}
 BAD = ('Crash', 'Timeout')
@@ -104,42 +104,46 @@ def parse_log(binary, text, rc, killed):
     """{name: (status, message)} of one binary's log."""
     res = {}
     sub = dyn = None
-    pending = []            # lines since the last verdict
-    fixture = []            # lines of the last stretch outside a subtest
+    pending = []            # lines since the last verdict (a dynamic one's)
+    subbuf = []             # lines of the current subtest
+    outside = []            # lines outside any subtest since the last one
+    fixture = []            # the last stretch of those (a fixture's failure)
     saw_subtest = False
     for line in text.splitlines():
         m = START.match(line)
         if m:
-            if pending and not sub:
-                fixture = pending
-            sub, dyn, pending, saw_subtest = m.group(1), None, [], True
+            fixture = outside or fixture
+            outside = []
+            sub, dyn, pending, subbuf, saw_subtest = m.group(1), None, [], [], True
             continue
         m = START_DYN.match(line)
         if m:
-            dyn = m.group(1)
-            pending = []
+            dyn, pending = m.group(1), []
             continue
         m = VERDICT.match(line)
-        if m:
-            kind, name, verdict, secs = m.groups()
-            saw_subtest = True
-            status = STATUS[verdict]
-            full = '%s@%s' % (binary, name)
-            if kind == 'Dynamic subtest':
-                full = '%s@%s@%s' % (binary, sub, name)
-                dyn = None
-            else:
-                sub = None
-                if secs:
-                    SECS[full] = float(secs)
-            msg = ''
-            if status != 'Pass':
-                msg = summarize(pending) or summarize(fixture)
-            res[full] = (status, msg)
-            if kind == 'Subtest' or status != 'Pass':
-                pending = [] if kind == 'Subtest' else pending
+        if not m:
+            pending.append(line)
+            (subbuf if sub else outside).append(line)
             continue
-        pending.append(line)
+        kind, name, verdict, secs = m.groups()
+        saw_subtest = True
+        status = STATUS[verdict]
+        msg = ''
+        if kind == 'Dynamic subtest':
+            full = '%s@%s@%s' % (binary, sub, name)
+            if status != 'Pass':
+                msg = summarize(pending)
+            dyn, pending = None, []
+        else:
+            full = '%s@%s' % (binary, name)
+            if secs:
+                SECS[full] = float(secs)
+            if status != 'Pass':
+                # a subtest skipped or failed by an earlier fixture has
+                # no lines of its own
+                msg = summarize(subbuf if sub else []) or summarize(outside or fixture)
+            sub, pending, subbuf = None, [], []
+        res[full] = (status, msg)
     # a subtest (or the whole binary) that never reported
     if killed or rc not in (0, 77, 98, 78):
         status = 'Timeout' if killed else 'Crash'
