@@ -22,7 +22,8 @@
 # default 4200), IGT_OUT (results, default igt-out/ of the repo: the
 # logs in IGT_OUT/vm/igt/<gpu>/<binary>.log), I915GEM_VM_LOCK.
 # Per-binary arguments (igt's own subtest filters) come from
-# tests/igt/args.txt: "BINARY ARGS...  # why", one binary a line.
+# tests/igt/args.txt: "BINARY ARGS...  # why", one binary a line; ARGS
+# "-" leaves the binary out.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -53,12 +54,18 @@ main() {
 	while read -r b; do
 		ln -s "$dir/build/$b" "$OUT/bin/"
 	done <"$dir/tests.txt"
-	# igt's own per-binary options: IGT_ARGS_<binary> in the guest
+	# igt's own per-binary options: IGT_ARGS_<binary> in the guest; "-"
+	# leaves the binary out
 	while read -r line; do
 		line=${line%%#*}
 		read -r b args <<<"$line" || true
 		[ -n "$b" ] || continue
 		[ -e "$OUT/bin/$b" ] || die "tests/igt/args.txt: no igt binary $b"
+		if [ "$args" = - ]; then
+			rm "$OUT/bin/$b"
+			note "not run: $b (tests/igt/args.txt)"
+			continue
+		fi
 		vmargs+=(--set "IGT_ARGS_$b='$args'")
 	done < <(cat "$LISTS/args.txt" 2>/dev/null || true)
 	"$REPO/scripts/vm/run.sh" --tests "$OUT/bin" \
