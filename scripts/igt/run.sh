@@ -38,7 +38,7 @@ OUT=${IGT_OUT:-$REPO/igt-out}
 LISTS=$REPO/tests/igt
 
 main() {
-	local dir b args line rc=0 vmargs=()
+	local dir b args line libgcc rc=0 vmargs=()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--update) UPDATE=1; shift ;;
@@ -68,6 +68,11 @@ main() {
 		fi
 		vmargs+=(--set "IGT_ARGS_$b='$args'")
 	done < <(cat "$LISTS/args.txt" 2>/dev/null || true)
+	# glibc dlopen()s libgcc_s for pthread_cancel and thread exit: ldd
+	# does not name it, igt's threaded tests abort without it
+	libgcc=$(ldconfig -p | sed -n 's/^[[:space:]]*libgcc_s.so.1 (libc6,x86-64) => //p' | head -n 1)
+	[ -n "$libgcc" ] || die "no 64-bit libgcc_s.so.1 (package libgcc-s1)"
+	vmargs+=(--extra "$libgcc:$libgcc")
 	"$REPO/scripts/vm/run.sh" --tests "$OUT/bin" \
 		--script "$REPO/scripts/igt/guest.sh" --kmod vgem --lane igt \
 		--outdir "$OUT/vm" --timeout "$VM_TIMEOUT" \
