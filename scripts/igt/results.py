@@ -26,7 +26,8 @@ Any other result is unexpected and fails the run, and so does a binary
 the guest blamed for a kernel-log problem, leaked objects, or a timeout.
 
 Reasons (--update): the first rule of tests/igt/reasons.txt whose regex
-matches "NAME<TAB>Status<TAB>message" (message: what igt printed about
+matches the message, or, for a regex starting with "^",
+"NAME<TAB>Status<TAB>message" (message: what igt printed about
 the failure or skip: the assertion or requirement with its file:line,
 errno, or the signal); else the reason the list already gave that name
 with the same status; else the message itself.
@@ -227,7 +228,7 @@ def read_rules(path):
 def reason_for(name, status, msg, rules, old):
     key = '%s\t%s\t%s' % (name, status, msg)
     for pat, reason in rules:
-        if pat.search(key):
+        if pat.search(key if pat.pattern.startswith('^') else msg):
             return reason
     if name in old and old[name][0] == status and old[name][1]:
         return old[name][1]
