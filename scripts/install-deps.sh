@@ -43,6 +43,11 @@ PACKAGES=(
 	intel-gpu-tools
 	# the DKMS package (make dkms-deb) and the dkms lane of make check
 	dkms dpkg-dev debhelper dh-dkms
+	# building igt-gpu-tools' tests (make igt, scripts/igt/build.sh)
+	meson ninja-build python3 peg libkmod-dev libproc2-dev libpciaccess-dev
+	libdw-dev libcairo2-dev libpixman-1-dev libudev-dev libglib2.0-dev
+	libunwind-dev libxrandr-dev libxv-dev python3-docutils libjson-c-dev
+	libgsl-dev libasound2-dev
 )
 
 SUDO=

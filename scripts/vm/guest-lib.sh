@@ -75,6 +75,23 @@ i915_debugfs() {
 	echo /sys/kernel/debug/dri/0
 }
 
+# objects_left SLOT: the object count of the i915 device on PCI slot SLOT
+# (first token of the first line of its i915_gem_objects), retried for up
+# to 2 s in case the driver frees objects from a worker; "missing" if the
+# file is not there.
+objects_left() {
+	local f i=0 n
+	f=$(i915_debugfs "$1")/i915_gem_objects
+	[ -r "$f" ] || { echo "missing"; return; }
+	while :; do
+		n=$(head -n 1 "$f" | cut -d' ' -f1)
+		[ "$n" = 0 ] || [ $i -ge 20 ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$n"
+}
+
 # sim_ids ID...: the ids= argument of i915_sim.ko, "0x2772,0x2a42".
 sim_ids() {
 	echo "$*" | tr ' ' ','
