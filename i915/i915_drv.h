@@ -665,6 +665,7 @@ int i915_request_module_init(void);
 void i915_request_module_exit(void);
 
 /* i915_reset.c: GPU reset, hang policy, reset statistics */
+bool i915_reset_enabled(void);
 void i915_reset_init(struct i915_device *i915);
 void i915_reset_handle(struct i915_device *i915);
 void i915_reset_wedge(struct i915_device *i915);

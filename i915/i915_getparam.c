@@ -49,6 +49,10 @@ static int getparam_value(struct i915_device *i915, s32 param, int *value)
 	case I915_PARAM_REVISION:
 		*value = pdev->revision;
 		return 0;
+	case I915_PARAM_HAS_GPU_RESET:
+		/* The hang check is always on; no per-engine reset: 1, not 2. */
+		*value = i915_reset_enabled();
+		return 0;
 	case I915_PARAM_NUM_FENCES_AVAIL:
 		*value = i915->info->num_fences;
 		return 0;

@@ -78,6 +78,19 @@ module_param_named(reset, i915_reset_param, uint, 0600);
 MODULE_PARM_DESC(reset,
 		 "Reset the GPU when it hangs (0 = no: wedge the device; any other value = yes; default 1)");
 
+/**
+ * i915_reset_enabled - will a hang reset the GPU?
+ *
+ * Every Gen3/Gen4 part can reset its GPU (GDRST); the reset parameter
+ * says whether a hang does, or wedges the device instead.
+ *
+ * Return: true unless the reset parameter is 0.
+ */
+bool i915_reset_enabled(void)
+{
+	return READ_ONCE(i915_reset_param);
+}
+
 /*
  * How long each step of the GDRST handshake may take, as upstream.  The
  * poll sleeps between reads (upstream spins): the reset runs in a worker,

@@ -741,6 +741,8 @@ static int run_prime_import(struct op_ctx *c)
 	if (!ret)
 		c->out = prime.handle;
 	return ret;
+}
+
 /* MADVISE(DONTNEED) of an object that has no pages: purged at once */
 static void setup_written_object(struct op_ctx *c)
 {

@@ -77,10 +77,7 @@ struct gpu_rules {
 };
 
 static const struct gpu_rules gpu_rules[] = {
-	{ 0x2772, "i915", true,
-	  "i915g maps buffers only through DRM_IOCTL_I915_GEM_MMAP_GTT, "
-	  "which the driver does not implement yet (issue 10 item 2)",
-	  _IOC_NR(DRM_IOCTL_I915_GEM_MMAP_GTT) },
+	{ 0x2772, "i915", true, NULL, 0 },
 	{ 0x2a42, "crocus", false, NULL, 0 },
 };
 
@@ -115,10 +112,6 @@ static const struct expected_failure {
 	  "upstream creates logical contexts on Gen4 (CXT_SIZE, "
 	  "MI_SET_CONTEXT); this driver has context 0 only "
 	  "(Documentation/differences.rst), crocus falls back to it" },
-	{ DRM_IOCTL_I915_GETPARAM, I915_PARAM_MMAP_GTT_VERSION, EINVAL, 0,
-	  true, "upstream: 4; comes with MMAP_GTT (issue 10 item 2)" },
-	{ DRM_IOCTL_I915_GEM_MADVISE, -1, EINVAL, 0, true,
-	  "upstream has MADVISE; comes with the shrinker (issue 10 item 4)" },
 	{ DRM_IOCTL_I915_GETPARAM, I915_PARAM_HAS_RELAXED_FENCING, EINVAL, 0,
 	  true, "upstream: 1; comes with fences (issue 11, Tiling)" },
 	{ DRM_IOCTL_I915_GETPARAM, I915_PARAM_CS_TIMESTAMP_FREQUENCY, EINVAL,
