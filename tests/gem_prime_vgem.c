@@ -144,35 +144,6 @@ static int reloc_in(int fd, struct bo *batch, struct bo *target)
 	return __gem_execbuf(fd, &eb);
 }
 
-static void fill_pattern(uint32_t *p, uint32_t seed)
-{
-	uint64_t i;
-
-	for (i = 0; i < SIZE / 4; i++)
-		p[i] = pattern_dw(seed, i);
-}
-
-static void check_pattern(const uint32_t *p, uint32_t seed, const char *what)
-{
-	uint64_t i;
-
-	for (i = 0; i < SIZE / 4; i++)
-		igt_assert_f(p[i] == pattern_dw(seed, i),
-			     "%s: dword %" PRIu64 " is 0x%08x, not 0x%08x",
-			     what, i, p[i], pattern_dw(seed, i));
-}
-
-static void check_object(int fd, uint32_t handle, uint32_t seed,
-			 const char *what)
-{
-	uint32_t *buf = malloc(SIZE);
-
-	igt_assert(buf);
-	gem_read(fd, handle, 0, buf, SIZE);
-	check_pattern(buf, seed, what);
-	free(buf);
-}
-
 static void subtest_blit(void)
 {
 	int vfd = open_vgem(), fd = drm_open_driver(), fd2, dmabuf, own;
@@ -184,7 +155,7 @@ static void subtest_blit(void)
 
 	igt_gem_objects(fd, &objects, &bytes);
 	vbo_create(&v, vfd);
-	fill_pattern(v.map, 1);
+	pattern_fill(v.map, SIZE, 1);
 	dmabuf = prime_export(vfd, v.handle);
 	imp.handle = prime_import(fd, dmabuf);
 	imp.size = v.size;
@@ -193,34 +164,36 @@ static void subtest_blit(void)
 
 	/* vgem's bytes, read by our GPU */
 	igt_assert_ok(blit(fd, &bo, &imp));
-	check_object(fd, bo.handle, 1, "copy of the vgem buffer");
+	pattern_check_object(fd, bo.handle, SIZE, 1, "copy of the vgem buffer");
 
 	/* our GPU's bytes, read through vgem's mmap */
 	buf = malloc(SIZE);
 	igt_assert(buf);
-	fill_pattern(buf, 2);
+	pattern_fill(buf, SIZE, 2);
 	gem_write(fd, bo.handle, 0, buf, SIZE);
 	igt_assert_ok(blit(fd, &imp, &bo));
 	gem_sync(fd, imp.handle);
-	check_pattern(v.map, 2, "vgem buffer written by the blitter");
+	pattern_check(v.map, SIZE, 2, "vgem buffer written by the blitter");
 
 	/* pread and pwrite of the imported object */
-	check_object(fd, imp.handle, 2, "pread of the imported object");
-	fill_pattern(buf, 3);
+	pattern_check_object(fd, imp.handle, SIZE, 2,
+			     "pread of the imported object");
+	pattern_fill(buf, SIZE, 3);
 	gem_write(fd, imp.handle, 0, buf, SIZE);
-	check_pattern(v.map, 3, "vgem buffer after pwrite");
+	pattern_check(v.map, SIZE, 3, "vgem buffer after pwrite");
 	igt_assert_eq(__gem_mmap(fd, imp.handle, 0, PAGE_SZ, 0, &ptr),
 		      -ENXIO);
 	/* a relocation to patch in it: no pages of ours to write through */
 	igt_assert_eq(reloc_in(fd, &imp, &bo), -ENODEV);
-	check_pattern(v.map, 3, "vgem buffer after the refused relocation");
+	pattern_check(v.map, SIZE, 3,
+		      "vgem buffer after the refused relocation");
 
 	/* our own dma-buf, imported by another file: our object */
 	own = prime_export(fd, bo.handle);
 	igt_assert_eq(prime_import(fd, own), bo.handle);
 	fd2 = drm_open_driver();
-	check_object(fd2, prime_import(fd2, own), 2,
-		     "our object imported by another file");
+	pattern_check_object(fd2, prime_import(fd2, own), SIZE, 2,
+			     "our object imported by another file");
 	close(fd2);
 	close(own);
 
@@ -276,7 +249,7 @@ static void subtest_fence(void)
 	bo_init(&bo, fd, SIZE);
 	buf = malloc(SIZE);
 	igt_assert(buf);
-	fill_pattern(buf, 4);
+	pattern_fill(buf, SIZE, 4);
 	gem_write(fd, bo.handle, 0, buf, SIZE);
 
 	/* a write fence: our write waits for it */
@@ -291,7 +264,7 @@ static void subtest_fence(void)
 	sig.fence = attach.out_fence;
 	igt_assert_ok(igt_ioctl(vfd, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig));
 	igt_assert_eq(igt_wait(pid), 0);
-	check_pattern(v.map, 4, "vgem buffer after the fence signalled");
+	pattern_check(v.map, SIZE, 4, "vgem buffer after the fence signalled");
 
 	/* a read fence: our read goes ahead, our write waits */
 	attach.flags = 0;
@@ -300,19 +273,22 @@ static void subtest_fence(void)
 	c.src = &imp;
 	pid = igt_fork(child_blit, &c);
 	igt_assert_eq(igt_wait(pid), 0);
-	check_object(fd, bo.handle, 4, "copy made past vgem's read fence");
-	fill_pattern(buf, 5);
+	pattern_check_object(fd, bo.handle, SIZE, 4,
+			     "copy made past vgem's read fence");
+	pattern_fill(buf, SIZE, 5);
 	gem_write(fd, bo.handle, 0, buf, SIZE);
 	c.dst = &imp;
 	c.src = &bo;
 	pid = igt_fork(child_blit, &c);
 	igt_assert_f(still_running(pid, 500),
 		     "the exec did not wait for vgem's read fence");
-	check_pattern(v.map, 4, "vgem buffer before the read fence signalled");
+	pattern_check(v.map, SIZE, 4,
+		      "vgem buffer before the read fence signalled");
 	sig.fence = attach.out_fence;
 	igt_assert_ok(igt_ioctl(vfd, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig));
 	igt_assert_eq(igt_wait(pid), 0);
-	check_pattern(v.map, 5, "vgem buffer after the read fence signalled");
+	pattern_check(v.map, SIZE, 5,
+		      "vgem buffer after the read fence signalled");
 
 	close(dmabuf);
 	gem_close(fd, imp.handle);
@@ -344,7 +320,7 @@ static void subtest_our_fence(void)
 	bo_init(&bo, fd, SIZE);
 	buf = malloc(SIZE);
 	igt_assert(buf);
-	fill_pattern(buf, 6);
+	pattern_fill(buf, SIZE, 6);
 	gem_write(fd, bo.handle, 0, buf, SIZE);
 
 	/* ~1 s of NOOPs, then the blitter writes the vgem buffer */
@@ -363,7 +339,7 @@ static void subtest_our_fence(void)
 	igt_assert_eq(poll(&pfd, 1, 30000), 1);
 	igt_assert_eq_u64(gem_busy(fd, imp.handle), 0);
 	sim_set_cmd_delay(0);
-	check_pattern(v.map, 6, "vgem buffer once the dma-buf is idle");
+	pattern_check(v.map, SIZE, 6, "vgem buffer once the dma-buf is idle");
 
 	batch_free(b);
 	close(dmabuf);

@@ -105,35 +105,6 @@ static int blit(int fd, struct bo *dst, struct bo *src)
 	return ret;
 }
 
-static void fill_pattern(uint32_t *p, uint32_t seed)
-{
-	uint64_t i;
-
-	for (i = 0; i < SIZE / 4; i++)
-		p[i] = pattern_dw(seed, i);
-}
-
-static void check_pattern(const uint32_t *p, uint32_t seed, const char *what)
-{
-	uint64_t i;
-
-	for (i = 0; i < SIZE / 4; i++)
-		igt_assert_f(p[i] == pattern_dw(seed, i),
-			     "%s: dword %" PRIu64 " is 0x%08x, not 0x%08x",
-			     what, i, p[i], pattern_dw(seed, i));
-}
-
-static void check_object(int fd, uint32_t handle, uint32_t seed,
-			 const char *what)
-{
-	uint32_t *buf = malloc(SIZE);
-
-	igt_assert(buf);
-	gem_read(fd, handle, 0, buf, SIZE);
-	check_pattern(buf, seed, what);
-	free(buf);
-}
-
 static void subtest_blit(void)
 {
 	int fd = open_userptr();
@@ -143,28 +114,29 @@ static void subtest_blit(void)
 
 	igt_gem_objects(fd, &objects, &bytes);
 	igt_assert_eq(posix_memalign((void **)&mem, PAGE_SZ, SIZE), 0);
-	fill_pattern(mem, 1);
+	pattern_fill(mem, SIZE, 1);
 	up.handle = userptr(fd, mem, SIZE);
 	igt_assert_eq_u64(gem_get_caching(fd, up.handle), I915_CACHING_CACHED);
 	bo_init(&bo, fd, SIZE);
 
 	/* the user's bytes, read by the GPU */
 	igt_assert_ok(blit(fd, &bo, &up));
-	check_object(fd, bo.handle, 1, "copy of the user buffer");
+	pattern_check_object(fd, bo.handle, SIZE, 1, "copy of the user buffer");
 
 	/* the GPU's bytes, read by the CPU from the buffer itself */
 	buf = malloc(SIZE);
 	igt_assert(buf);
-	fill_pattern(buf, 2);
+	pattern_fill(buf, SIZE, 2);
 	gem_write(fd, bo.handle, 0, buf, SIZE);
 	igt_assert_ok(blit(fd, &up, &bo));
 	gem_set_domain(fd, up.handle, I915_GEM_DOMAIN_CPU, 0);
-	check_pattern(mem, 2, "user buffer written by the blitter");
+	pattern_check(mem, SIZE, 2, "user buffer written by the blitter");
 
 	/* the CPU writes the buffer again: the GPU sees it (snooped) */
-	fill_pattern(mem, 3);
+	pattern_fill(mem, SIZE, 3);
 	igt_assert_ok(blit(fd, &bo, &up));
-	check_object(fd, bo.handle, 3, "copy of the rewritten buffer");
+	pattern_check_object(fd, bo.handle, SIZE, 3,
+			     "copy of the rewritten buffer");
 
 	gem_close(fd, up.handle);
 	bo_fini(&bo, fd);
@@ -291,11 +263,11 @@ static void subtest_munmap_bound(void)
 	uint32_t *mem, *again;
 
 	mem = map_anon(SIZE);
-	fill_pattern(mem, 4);
+	pattern_fill(mem, SIZE, 4);
 	up.handle = userptr(fd, mem, SIZE);
 	bo_init(&bo, fd, SIZE);
 	igt_assert_ok(blit(fd, &bo, &up));
-	check_object(fd, bo.handle, 4, "copy of the user buffer");
+	pattern_check_object(fd, bo.handle, SIZE, 4, "copy of the user buffer");
 
 	/* bound and idle: unmapped, the next use finds no pages */
 	igt_assert_eq(munmap(mem, SIZE), 0);
@@ -306,13 +278,14 @@ static void subtest_munmap_bound(void)
 	again = mmap(mem, SIZE, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 	igt_assert(again == mem);
-	fill_pattern(again, 5);
+	pattern_fill(again, SIZE, 5);
 	igt_assert_ok(blit(fd, &bo, &up));
-	check_object(fd, bo.handle, 5, "copy of the new memory");
+	pattern_check_object(fd, bo.handle, SIZE, 5, "copy of the new memory");
 	gem_write(fd, bo.handle, 0, mem, SIZE);
-	fill_pattern(again, 6);
+	pattern_fill(again, SIZE, 6);
 	igt_assert_ok(blit(fd, &bo, &up));
-	check_object(fd, bo.handle, 6, "copy after the CPU wrote again");
+	pattern_check_object(fd, bo.handle, SIZE, 6,
+			     "copy after the CPU wrote again");
 
 	gem_close(fd, up.handle);
 	bo_fini(&bo, fd);
@@ -385,7 +358,7 @@ static int child_uses_parents(void *data)
 	igt_assert_eq(__gem_set_domain(a->fd, a->handle, I915_GEM_DOMAIN_CPU,
 				       0), -EFAULT);
 	/* the child's own copy of the buffer, written */
-	fill_pattern(a->mem, 8);
+	pattern_fill(a->mem, SIZE, 8);
 	return 0;
 }
 
@@ -397,7 +370,7 @@ static void subtest_fork(void)
 	uint32_t *mem;
 
 	mem = map_anon(SIZE);
-	fill_pattern(mem, 7);
+	pattern_fill(mem, SIZE, 7);
 	up.handle = userptr(fd, mem, SIZE);
 	bo_init(&bo, fd, SIZE);
 	igt_assert_ok(blit(fd, &bo, &up));
@@ -407,12 +380,14 @@ static void subtest_fork(void)
 	igt_fork_and_check(child_uses_parents, &a);
 
 	/* the parent's pages are its own: its bytes, not the child's */
-	check_pattern(mem, 7, "parent's buffer after the fork");
+	pattern_check(mem, SIZE, 7, "parent's buffer after the fork");
 	igt_assert_ok(blit(fd, &bo, &up));
-	check_object(fd, bo.handle, 7, "copy of the parent's buffer");
-	fill_pattern(mem, 9);
+	pattern_check_object(fd, bo.handle, SIZE, 7,
+			     "copy of the parent's buffer");
+	pattern_fill(mem, SIZE, 9);
 	igt_assert_ok(blit(fd, &bo, &up));
-	check_object(fd, bo.handle, 9, "copy after the parent wrote");
+	pattern_check_object(fd, bo.handle, SIZE, 9,
+			     "copy after the parent wrote");
 
 	gem_close(fd, up.handle);
 	bo_fini(&bo, fd);

@@ -60,7 +60,7 @@ DEBUGFS=/sys/kernel/debug
 export BENCH_OUT="${BENCH_OUT:-/out}"
 
 # emit, result, log_clean, wait_for, load_gpus, unload_gpus, sim_slot,
-# objects_left...
+# objects_left, list_tests...
 . /lib/guest-lib.sh
 
 # Centiseconds since boot.
@@ -73,26 +73,6 @@ now() {
 secs_since() {
 	local d=$(($(now) - $1))
 	printf '%d.%02ds' $((d / 100)) $((d % 100))
-}
-
-matches() {
-	local name="$1" pats="$2" p
-	for p in $pats; do
-		# shellcheck disable=SC2254
-		case $name in $p) return 0 ;; esac
-	done
-	return 1
-}
-
-list_tests() {
-	local f n
-	for f in "$TESTS_DIR"/*; do
-		[ -f "$f" ] && [ -x "$f" ] || continue
-		n=${f##*/}
-		[ -n "$FILTER" ] && ! matches "$n" "$FILTER" && continue
-		[ -n "$EXCLUDE" ] && matches "$n" "$EXCLUDE" && continue
-		echo "$n"
-	done
 }
 
 # With kmemleak in the kernel: wait until new objects are old enough to

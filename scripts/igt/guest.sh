@@ -39,28 +39,9 @@ TESTS_DIR=${TESTS_DIR:-/tests}
 IGT_TIMEOUT=${IGT_TIMEOUT:-600}
 OUT=/out/igt
 
-# emit, result, log_clean, load_gpus, unload_gpus, sim_slot, objects_left
+# emit, result, log_clean, load_gpus, unload_gpus, sim_slot, objects_left,
+# list_tests
 . /lib/guest-lib.sh
-
-matches() {
-	local name="$1" pats="$2" p
-	for p in $pats; do
-		# shellcheck disable=SC2254
-		case $name in $p) return 0 ;; esac
-	done
-	return 1
-}
-
-list_tests() {
-	local f n
-	for f in "$TESTS_DIR"/*; do
-		[ -f "$f" ] && [ -x "$f" ] || continue
-		n=${f##*/}
-		[ -n "$FILTER" ] && ! matches "$n" "$FILTER" && continue
-		[ -n "$EXCLUDE" ] && matches "$n" "$EXCLUDE" && continue
-		echo "$n"
-	done
-}
 
 # gpu_name ID: the name of the lists in tests/igt/ (945g, gm45).
 gpu_name() {

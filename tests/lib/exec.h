@@ -477,4 +477,13 @@ static inline uint32_t pattern_dw(uint32_t seed, uint32_t i)
 	return x ? x : 1;
 }
 
+/* @bytes of pattern_dw(@seed, i) dwords at @p */
+void pattern_fill(void *p, size_t bytes, uint32_t seed);
+/* @bytes at @p hold pattern_dw(@seed, i), or the first wrong dword fails */
+void pattern_check(const void *p, size_t bytes, uint32_t seed,
+		   const char *what);
+/* the same of the first @bytes of object @handle, read with PREAD */
+void pattern_check_object(int fd, uint32_t handle, size_t bytes,
+			  uint32_t seed, const char *what);
+
 #endif /* IGT_EXEC_H */
