@@ -228,6 +228,21 @@ static void object_set_gfp(struct i915_gem_object *obj)
 	mapping_set_gfp_mask(obj->base.filp->f_mapping, gfp);
 }
 
+/*
+ * What every new object starts with, whatever its backing store: in the
+ * CPU read and write domains, uncached for the GPU, no GTT mmap views.
+ */
+static void object_init(struct i915_gem_object *obj,
+			const struct i915_gem_object_ops *ops)
+{
+	obj->base.funcs = &i915_gem_object_funcs;
+	obj->ops = ops;
+	INIT_LIST_HEAD(&obj->views);
+	obj->read_domains = I915_GEM_DOMAIN_CPU;
+	obj->write_domain = I915_GEM_DOMAIN_CPU;
+	obj->cache_level = I915_CACHING_NONE;
+}
+
 /**
  * i915_gem_object_create - allocate a GEM object backed by shmfs
  * @i915: the device
@@ -257,17 +272,12 @@ struct i915_gem_object *i915_gem_object_create(struct i915_device *i915,
 	if (!obj)
 		return ERR_PTR(-ENOMEM);
 
-	obj->base.funcs = &i915_gem_object_funcs;
-	obj->ops = &i915_gem_shmem_ops;
+	object_init(obj, &i915_gem_shmem_ops);
 	ret = drm_gem_object_init(&i915->drm, &obj->base, size);
 	if (ret)
 		goto err_release;
 
 	object_set_gfp(obj);
-	INIT_LIST_HEAD(&obj->views);
-	obj->read_domains = I915_GEM_DOMAIN_CPU;
-	obj->write_domain = I915_GEM_DOMAIN_CPU;
-	obj->cache_level = I915_CACHING_NONE;
 	object_link(obj);
 	return obj;
 
@@ -304,13 +314,9 @@ i915_gem_object_create_private(struct i915_device *i915, u64 size,
 	if (!obj)
 		return ERR_PTR(-ENOMEM);
 
-	obj->base.funcs = &i915_gem_object_funcs;
+	object_init(obj, ops);
 	obj->base.resv = resv;
-	obj->ops = ops;
 	drm_gem_private_object_init(&i915->drm, &obj->base, size);
-	obj->read_domains = I915_GEM_DOMAIN_CPU;
-	obj->write_domain = I915_GEM_DOMAIN_CPU;
-	obj->cache_level = I915_CACHING_NONE;
 	object_link(obj);
 	return obj;
 }
