@@ -104,15 +104,6 @@ static void subtest_write_pread(void)
 #define W 256
 #define H 64
 
-static void surf_of(struct surf *s, struct bo *bo)
-{
-	s->bo = bo;
-	s->pitch = W * 4;
-	s->cpp = 4;
-	s->width = W;
-	s->height = H;
-}
-
 /* GTT map writes reach the blitter; blitter writes reach the map */
 static void subtest_blit(void)
 {
@@ -125,8 +116,8 @@ static void subtest_blit(void)
 
 	bo_init(&src, fd, W * H * 4);
 	bo_init(&dst, fd, W * H * 4);
-	surf_of(&ss, &src);
-	surf_of(&ds, &dst);
+	surf_linear32(&ss, &src, W, H);
+	surf_linear32(&ds, &dst, W, H);
 
 	map = map_gtt(fd, src.handle, W * H * 4);
 	gem_set_domain(fd, src.handle, I915_GEM_DOMAIN_GTT,

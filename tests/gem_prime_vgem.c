@@ -97,30 +97,6 @@ static uint32_t prime_import(int fd, int dmabuf)
 	return args.handle;
 }
 
-static void surf_init(struct surf *s, struct bo *bo)
-{
-	s->bo = bo;
-	s->pitch = W * 4;
-	s->cpp = 4;
-	s->width = W;
-	s->height = H;
-}
-
-/* XY_SRC_COPY_BLT of the whole of @src into @dst; returns 0 or -errno */
-static int blit(int fd, struct bo *dst, struct bo *src)
-{
-	struct batch *b = batch_new(fd);
-	struct surf sd, ss;
-	int ret;
-
-	surf_init(&sd, dst);
-	surf_init(&ss, src);
-	emit_xy_copy(b, &sd, 0, 0, &ss, 0, 0, W, H);
-	ret = __batch_submit(b, 0);
-	batch_free(b);
-	return ret;
-}
-
 /* an exec of @batch, whose first dword gets @target's address; -errno */
 static int reloc_in(int fd, struct bo *batch, struct bo *target)
 {
@@ -163,7 +139,7 @@ static void subtest_blit(void)
 	bo_init(&bo, fd, SIZE);
 
 	/* vgem's bytes, read by our GPU */
-	igt_assert_ok(blit(fd, &bo, &imp));
+	igt_assert_ok(blit_linear32(fd, &bo, &imp, W, H));
 	pattern_check_object(fd, bo.handle, SIZE, 1, "copy of the vgem buffer");
 
 	/* our GPU's bytes, read through vgem's mmap */
@@ -171,7 +147,7 @@ static void subtest_blit(void)
 	igt_assert(buf);
 	pattern_fill(buf, SIZE, 2);
 	gem_write(fd, bo.handle, 0, buf, SIZE);
-	igt_assert_ok(blit(fd, &imp, &bo));
+	igt_assert_ok(blit_linear32(fd, &imp, &bo, W, H));
 	gem_sync(fd, imp.handle);
 	pattern_check(v.map, SIZE, 2, "vgem buffer written by the blitter");
 
@@ -216,7 +192,7 @@ static int child_blit(void *data)
 {
 	struct child *c = data;
 
-	igt_assert_ok(blit(c->fd, c->dst, c->src));
+	igt_assert_ok(blit_linear32(c->fd, c->dst, c->src, W, H));
 	gem_sync(c->fd, c->dst->handle);
 	return 0;
 }
@@ -328,8 +304,8 @@ static void subtest_our_fence(void)
 	b = batch_new(fd);
 	for (i = 0; i < 1000; i++)
 		batch_emit(b, MI_NOOP);
-	surf_init(&sd, &imp);
-	surf_init(&ss, &bo);
+	surf_linear32(&sd, &imp, W, H);
+	surf_linear32(&ss, &bo, W, H);
 	emit_xy_copy(b, &sd, 0, 0, &ss, 0, 0, W, H);
 	batch_submit(b);
 

@@ -81,30 +81,6 @@ static void *map_anon(uint64_t size)
 	return p;
 }
 
-static void surf_init(struct surf *s, struct bo *bo)
-{
-	s->bo = bo;
-	s->pitch = W * 4;
-	s->cpp = 4;
-	s->width = W;
-	s->height = H;
-}
-
-/* XY_SRC_COPY_BLT of the whole of @src into @dst; returns 0 or -errno */
-static int blit(int fd, struct bo *dst, struct bo *src)
-{
-	struct batch *b = batch_new(fd);
-	struct surf sd, ss;
-	int ret;
-
-	surf_init(&sd, dst);
-	surf_init(&ss, src);
-	emit_xy_copy(b, &sd, 0, 0, &ss, 0, 0, W, H);
-	ret = __batch_submit(b, 0);
-	batch_free(b);
-	return ret;
-}
-
 static void subtest_blit(void)
 {
 	int fd = open_userptr();
@@ -120,7 +96,7 @@ static void subtest_blit(void)
 	bo_init(&bo, fd, SIZE);
 
 	/* the user's bytes, read by the GPU */
-	igt_assert_ok(blit(fd, &bo, &up));
+	igt_assert_ok(blit_linear32(fd, &bo, &up, W, H));
 	pattern_check_object(fd, bo.handle, SIZE, 1, "copy of the user buffer");
 
 	/* the GPU's bytes, read by the CPU from the buffer itself */
@@ -128,13 +104,13 @@ static void subtest_blit(void)
 	igt_assert(buf);
 	pattern_fill(buf, SIZE, 2);
 	gem_write(fd, bo.handle, 0, buf, SIZE);
-	igt_assert_ok(blit(fd, &up, &bo));
+	igt_assert_ok(blit_linear32(fd, &up, &bo, W, H));
 	gem_set_domain(fd, up.handle, I915_GEM_DOMAIN_CPU, 0);
 	pattern_check(mem, SIZE, 2, "user buffer written by the blitter");
 
 	/* the CPU writes the buffer again: the GPU sees it (snooped) */
 	pattern_fill(mem, SIZE, 3);
-	igt_assert_ok(blit(fd, &bo, &up));
+	igt_assert_ok(blit_linear32(fd, &bo, &up, W, H));
 	pattern_check_object(fd, bo.handle, SIZE, 3,
 			     "copy of the rewritten buffer");
 
@@ -266,24 +242,24 @@ static void subtest_munmap_bound(void)
 	pattern_fill(mem, SIZE, 4);
 	up.handle = userptr(fd, mem, SIZE);
 	bo_init(&bo, fd, SIZE);
-	igt_assert_ok(blit(fd, &bo, &up));
+	igt_assert_ok(blit_linear32(fd, &bo, &up, W, H));
 	pattern_check_object(fd, bo.handle, SIZE, 4, "copy of the user buffer");
 
 	/* bound and idle: unmapped, the next use finds no pages */
 	igt_assert_eq(munmap(mem, SIZE), 0);
-	igt_assert_eq(blit(fd, &bo, &up), -EFAULT);
-	igt_assert_eq(blit(fd, &up, &bo), -EFAULT);
+	igt_assert_eq(blit_linear32(fd, &bo, &up, W, H), -EFAULT);
+	igt_assert_eq(blit_linear32(fd, &up, &bo, W, H), -EFAULT);
 
 	/* new memory at the same address is what the object is now */
 	again = mmap(mem, SIZE, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 	igt_assert(again == mem);
 	pattern_fill(again, SIZE, 5);
-	igt_assert_ok(blit(fd, &bo, &up));
+	igt_assert_ok(blit_linear32(fd, &bo, &up, W, H));
 	pattern_check_object(fd, bo.handle, SIZE, 5, "copy of the new memory");
 	gem_write(fd, bo.handle, 0, mem, SIZE);
 	pattern_fill(again, SIZE, 6);
-	igt_assert_ok(blit(fd, &bo, &up));
+	igt_assert_ok(blit_linear32(fd, &bo, &up, W, H));
 	pattern_check_object(fd, bo.handle, SIZE, 6,
 			     "copy after the CPU wrote again");
 
@@ -322,8 +298,8 @@ static void subtest_munmap_busy(void)
 	b = batch_new(fd);
 	for (i = 0; i < 1500; i++)
 		batch_emit(b, MI_NOOP);
-	surf_init(&sd, &up);
-	surf_init(&ss, &bo);
+	surf_linear32(&sd, &up, W, H);
+	surf_linear32(&ss, &bo, W, H);
 	emit_xy_copy(b, &sd, 0, 0, &ss, 0, 0, W, H);
 	t0 = now_ms();
 	batch_submit(b);
@@ -373,7 +349,7 @@ static void subtest_fork(void)
 	pattern_fill(mem, SIZE, 7);
 	up.handle = userptr(fd, mem, SIZE);
 	bo_init(&bo, fd, SIZE);
-	igt_assert_ok(blit(fd, &bo, &up));
+	igt_assert_ok(blit_linear32(fd, &bo, &up, W, H));
 
 	a.handle = up.handle;
 	a.mem = mem;
@@ -381,11 +357,11 @@ static void subtest_fork(void)
 
 	/* the parent's pages are its own: its bytes, not the child's */
 	pattern_check(mem, SIZE, 7, "parent's buffer after the fork");
-	igt_assert_ok(blit(fd, &bo, &up));
+	igt_assert_ok(blit_linear32(fd, &bo, &up, W, H));
 	pattern_check_object(fd, bo.handle, SIZE, 7,
 			     "copy of the parent's buffer");
 	pattern_fill(mem, SIZE, 9);
-	igt_assert_ok(blit(fd, &bo, &up));
+	igt_assert_ok(blit_linear32(fd, &bo, &up, W, H));
 	pattern_check_object(fd, bo.handle, SIZE, 9,
 			     "copy after the parent wrote");
 

@@ -1296,3 +1296,27 @@ void pattern_check_object(int fd, uint32_t handle, size_t bytes,
 	pattern_check(buf, bytes, seed, what);
 	free(buf);
 }
+
+void surf_linear32(struct surf *s, struct bo *bo, int width, int height)
+{
+	s->bo = bo;
+	s->pitch = width * 4;
+	s->cpp = 4;
+	s->width = width;
+	s->height = height;
+}
+
+int blit_linear32(int fd, struct bo *dst, struct bo *src, int width,
+		  int height)
+{
+	struct batch *b = batch_new(fd);
+	struct surf sd, ss;
+	int ret;
+
+	surf_linear32(&sd, dst, width, height);
+	surf_linear32(&ss, src, width, height);
+	emit_xy_copy(b, &sd, 0, 0, &ss, 0, 0, width, height);
+	ret = __batch_submit(b, 0);
+	batch_free(b);
+	return ret;
+}

@@ -276,6 +276,15 @@ struct surf {
 	int width, height;
 };
 
+/* @s is @bo as @width x @height 32-bit pixels, rows packed (pitch w * 4) */
+void surf_linear32(struct surf *s, struct bo *bo, int width, int height);
+/*
+ * One XY_SRC_COPY_BLT of a whole @width x @height 32-bit linear image
+ * from @src to @dst, submitted at once; 0 or -errno of the exec
+ */
+int blit_linear32(int fd, struct bo *dst, struct bo *src, int width,
+		  int height);
+
 /* XY_COLOR_BLT of @color into [x, x+w) x [y, y+h) */
 void emit_xy_fill(struct batch *b, const struct surf *dst, int x, int y,
 		  int w, int h, uint32_t color);
