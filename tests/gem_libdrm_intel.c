@@ -1131,23 +1131,6 @@ static void subtest_bo_reuse(void)
 	close(fd);
 }
 
-/* i915_gem_objects' second line: purgeable objects and their bytes */
-static void purgeable_objects(int fd, long long *count, long long *bytes)
-{
-	char buf[1 << 16], *line;
-	long long bound, bound_bytes;
-	int ret;
-
-	ret = igt_debugfs_read(fd, "i915_gem_objects", buf, sizeof(buf));
-	igt_assert_f(ret > 0, "reading i915_gem_objects: %s",
-		     igt_errname(ret));
-	line = strchr(buf, '\n');
-	igt_assert(line);
-	igt_assert_eq(sscanf(line + 1, "%lld bound objects, %lld bytes; "
-			     "%lld purgeable objects, %lld bytes", &bound,
-			     &bound_bytes, count, bytes), 4);
-}
-
 /*
  * bo_cache_reclaim: the bos libdrm keeps in its cache (MADVISE DONTNEED)
  * are what the kernel gives back first: each one the GPU used is
@@ -1204,7 +1187,7 @@ static void subtest_bo_cache_reclaim(void)
 		 * batch too, once libdrm cached it)
 		 */
 		objects = object_count(fd);
-		purgeable_objects(fd, &count, &bytes);
+		gem_object_counts(fd, NULL, &count, &bytes);
 		igt_info("round %u: %lld objects, %lld purgeable (%lld MiB)",
 			 round, objects, count, bytes >> 20);
 		igt_assert_lte(N, count);
@@ -1212,7 +1195,7 @@ static void subtest_bo_cache_reclaim(void)
 
 		igt_assert_ok(igt_debugfs_write(fd, "i915_gem_drop_caches",
 						"0x20"));
-		purgeable_objects(fd, &count, &bytes);
+		gem_object_counts(fd, NULL, &count, &bytes);
 		igt_assert_eq(count, 0);
 		igt_assert_eq(object_count(fd), objects);	/* still cached */
 	}

@@ -51,24 +51,6 @@ static uint32_t gem_madvise(int fd, uint32_t handle, uint32_t madv)
 	return retained;
 }
 
-/* the second line of i915_gem_objects: bound and purgeable counts */
-static void object_counts(int fd, long long *bound, long long *purgeable)
-{
-	char buf[1 << 16], *line;
-	long long bb, pb;
-	int ret;
-
-	ret = igt_debugfs_read(fd, "i915_gem_objects", buf, sizeof(buf));
-	igt_assert_f(ret > 0, "reading i915_gem_objects: %s",
-		     igt_errname(ret));
-	line = strchr(buf, '\n');
-	igt_assert(line);
-	igt_assert_f(sscanf(line + 1,
-			    "%lld bound objects, %lld bytes; %lld purgeable objects, %lld bytes",
-			    bound, &bb, purgeable, &pb) == 4,
-		     "second line of i915_gem_objects: %.80s", line + 1);
-}
-
 static void drop_caches(int fd, const char *mask)
 {
 	igt_assert_ok(igt_debugfs_write(fd, "i915_gem_drop_caches", mask));
@@ -172,13 +154,13 @@ static void subtest_dontneed_retained(void)
 	long long bound, purgeable, p0;
 	struct bo bo;
 
-	object_counts(fd, &bound, &p0);
+	gem_object_counts(fd, &bound, &p0, NULL);
 	bo_init(&bo, fd, OBJ_SIZE);
 	gpu_write(fd, &bo, 256, 0x12345678);
 
 	igt_assert_eq(gem_madvise(fd, bo.handle, I915_MADV_DONTNEED), 1);
 	igt_assert_eq(gem_madvise(fd, bo.handle, I915_MADV_DONTNEED), 1);
-	object_counts(fd, &bound, &purgeable);
+	gem_object_counts(fd, &bound, &purgeable, NULL);
 	igt_assert_eq(purgeable, p0 + 1);
 	igt_assert_lte(1, bound);
 	/* still usable while retained, as upstream (it has pages) */
@@ -187,7 +169,7 @@ static void subtest_dontneed_retained(void)
 	igt_assert_eq(read_dword(fd, bo.handle, 128), 0x0badcafe);
 
 	igt_assert_eq(gem_madvise(fd, bo.handle, I915_MADV_WILLNEED), 1);
-	object_counts(fd, &bound, &purgeable);
+	gem_object_counts(fd, &bound, &purgeable, NULL);
 	igt_assert_eq(purgeable, p0);
 	gpu_write(fd, &bo, 512, 0x9abcdef0);
 	igt_assert_eq(read_dword(fd, bo.handle, 256), 0x12345678);
@@ -212,12 +194,12 @@ static void subtest_shrink_all_purges(void)
 
 	igt_assert_eq(gem_madvise(fd, gone.handle, I915_MADV_DONTNEED), 1);
 	igt_assert_eq(gem_madvise(fd, pinned.handle, I915_MADV_DONTNEED), 1);
-	object_counts(fd, &bound, &purgeable);
+	gem_object_counts(fd, &bound, &purgeable, NULL);
 	igt_assert_lte(3, bound);
 	igt_assert_lte(2, purgeable);
 
 	drop_caches(fd, "0x20");	/* DROP_SHRINK_ALL */
-	object_counts(fd, &bound, &purgeable);
+	gem_object_counts(fd, &bound, &purgeable, NULL);
 	igt_info("after DROP_SHRINK_ALL: %lld bound, %lld purgeable",
 		 bound, purgeable);
 	igt_assert_eq(purgeable, 1);	/* the pinned one */
@@ -241,19 +223,19 @@ static void subtest_evicted_dontneed(void)
 	long long bound, purgeable, b0, p0;
 	struct bo bo;
 
-	object_counts(fd, &b0, &p0);
+	gem_object_counts(fd, &b0, &p0, NULL);
 	bo_init(&bo, fd, OBJ_SIZE);
 	gpu_write(fd, &bo, 64, 0x5a5a5a5a);
 	igt_assert_eq(gem_madvise(fd, bo.handle, I915_MADV_DONTNEED), 1);
 
 	drop_caches(fd, "0x2");	/* DROP_BOUND: unbound, not purged */
-	object_counts(fd, &bound, &purgeable);
+	gem_object_counts(fd, &bound, &purgeable, NULL);
 	igt_assert_eq(bound, 0);
 	igt_assert_eq(purgeable, p0 + 1);
 	igt_assert_eq(gem_madvise(fd, bo.handle, I915_MADV_DONTNEED), 1);
 
 	drop_caches(fd, "0x20");	/* DROP_SHRINK_ALL: purged */
-	object_counts(fd, &bound, &purgeable);
+	gem_object_counts(fd, &bound, &purgeable, NULL);
 	igt_assert_eq(purgeable, 0);
 	check_purged(fd, bo.handle);
 	bo_fini(&bo, fd);

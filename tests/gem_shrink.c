@@ -44,20 +44,6 @@ static uint32_t madvise_retained(int fd, uint32_t handle, uint32_t madv)
 	return arg.retained;
 }
 
-static void bound_count(int fd, long long *bound, long long *purgeable)
-{
-	char buf[1 << 16], *line;
-	long long bb, pb;
-
-	igt_assert_lt(0, igt_debugfs_read(fd, "i915_gem_objects", buf,
-					  sizeof(buf)));
-	line = strchr(buf, '\n');
-	igt_assert(line);
-	igt_assert_eq(sscanf(line + 1, "%lld bound objects, %lld bytes; "
-			     "%lld purgeable objects, %lld bytes", bound, &bb,
-			     purgeable, &pb), 4);
-}
-
 /* the pattern of object @i, with the GPU's stamp where it wrote it */
 static void expected(uint32_t *buf, unsigned int i)
 {
@@ -142,7 +128,7 @@ static void subtest_bound_working_set(void)
 		bo_init(&bos[i], fd, OBJ_SIZE);
 		fill_and_bind(fd, &bos[i], i, buf);
 	}
-	bound_count(fd, &bound, &purgeable);
+	gem_object_counts(fd, &bound, &purgeable, NULL);
 	igt_info("%lld of %u objects still bound, MemAvailable %lld MiB, SwapFree %lld MiB",
 		 bound, n, igt_meminfo_kib("MemAvailable") >> 10,
 		 igt_meminfo_kib("SwapFree") >> 10);
@@ -184,7 +170,7 @@ static void subtest_dontneed_pressure(void)
 			igt_assert_eq(madvise_retained(fd, bos[i].handle,
 						       I915_MADV_DONTNEED), 1);
 	}
-	bound_count(fd, &bound, &purgeable);
+	gem_object_counts(fd, &bound, &purgeable, NULL);
 	igt_assert_eq(purgeable, PURGEABLE);
 
 	/* touch more than is available: reclaim has to find the rest */
@@ -195,7 +181,7 @@ static void subtest_dontneed_pressure(void)
 	mem = map_anon(pressure, 0);
 	for (long long off = 0; off < pressure; off += PAGE_SZ)
 		mem[off] = 1;
-	bound_count(fd, &bound, &purgeable);
+	gem_object_counts(fd, &bound, &purgeable, NULL);
 	igt_info("then %lld bound, %lld purgeable, SwapFree %lld MiB", bound,
 		 purgeable, igt_meminfo_kib("SwapFree") >> 10);
 	munmap(mem, pressure);

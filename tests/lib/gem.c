@@ -296,3 +296,27 @@ long long gem_wait_object_count(int fd, long long want)
 		usleep(10000);
 	}
 }
+
+void gem_object_counts(int fd, long long *bound, long long *purgeable,
+		       long long *purgeable_bytes)
+{
+	long long b, bb, p, pb;
+	char buf[1 << 16], *line;
+	int ret;
+
+	ret = igt_debugfs_read(fd, "i915_gem_objects", buf, sizeof(buf));
+	igt_assert_f(ret > 0, "reading i915_gem_objects: %s",
+		     igt_errname(ret));
+	line = strchr(buf, '\n');
+	igt_assert(line);
+	igt_assert_f(sscanf(line + 1,
+			    "%lld bound objects, %lld bytes; %lld purgeable objects, %lld bytes",
+			    &b, &bb, &p, &pb) == 4,
+		     "second line of i915_gem_objects: %.80s", line + 1);
+	if (bound)
+		*bound = b;
+	if (purgeable)
+		*purgeable = p;
+	if (purgeable_bytes)
+		*purgeable_bytes = pb;
+}

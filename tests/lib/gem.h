@@ -75,6 +75,13 @@ void *gem_mmap_offset(int fd, uint32_t handle, uint64_t size,
 		      uint64_t flags);
 
 /* SET_DOMAIN, SW_FINISH */
+/*
+ * The second line of debugfs i915_gem_objects: the bound objects and the
+ * purgeable (populated DONTNEED) ones; a NULL pointer skips its number.
+ */
+void gem_object_counts(int fd, long long *bound, long long *purgeable,
+		       long long *purgeable_bytes);
+
 int __gem_set_domain(int fd, uint32_t handle, uint32_t read, uint32_t write);
 void gem_set_domain(int fd, uint32_t handle, uint32_t read, uint32_t write);
 int __gem_sw_finish(int fd, uint32_t handle);
