@@ -269,24 +269,6 @@ static void row_vgem(const char *name, const struct result *r, size_t bytes)
 /* ------------------------------------------------------------------ */
 /* devices */
 
-/* the first primary node of driver @name, or -1 */
-static int open_card(const char *name)
-{
-	char path[64];
-	int i, fd;
-
-	for (i = 0; i < 64; i++) {
-		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (igt_drm_driver_is(fd, name))
-			return fd;
-		close(fd);
-	}
-	return -1;
-}
-
 static const char *gpu_name(int id)
 {
 	switch (id) {
@@ -1178,12 +1160,12 @@ int main(int argc, char **argv)
 	if (sample_s <= 0)
 		sample_s = 0.25;
 
-	c.fd = open_card("i915");
+	c.fd = drm_open_named("i915");
 	if (c.fd < 0) {
 		printf("FAIL: no i915 card node in /dev/dri\n");
 		return 1;
 	}
-	c.vfd = open_card("vgem");
+	c.vfd = drm_open_named("vgem");
 	id = gem_getparam(c.fd, I915_PARAM_CHIPSET_ID);
 	uname(&u);
 	printf("== i915 0x%04x (%s, gen %d) ==\n", id, gpu_name(id),
