@@ -601,6 +601,8 @@ int i915_gtt_map_kernel(struct i915_device *i915, const dma_addr_t *dma,
 void i915_gtt_remap_kernel(struct i915_device *i915, u32 offset,
 			   const dma_addr_t *dma, unsigned int count,
 			   enum i915_gtt_caching caching);
+dma_addr_t i915_gtt_dma_map_page(struct device *dev, struct page *page);
+void i915_gtt_dma_unmap_page(struct device *dev, dma_addr_t addr);
 void i915_gtt_unmap_kernel(struct i915_device *i915, u32 offset,
 			   unsigned int count);
 

@@ -136,8 +136,7 @@ static void view_free(struct i915_gtt_view *view)
 
 	for (i = 0; i < view->count; i++) {
 		if (view->dma && view->dma[i])
-			dma_unmap_page(dev, view->dma[i], PAGE_SIZE,
-				       DMA_BIDIRECTIONAL);
+			i915_gtt_dma_unmap_page(dev, view->dma[i]);
 		if (view->pages[i]) {
 			set_page_dirty(view->pages[i]);
 			put_page(view->pages[i]);
@@ -455,8 +454,7 @@ static int view_get_pages(struct i915_gem_object *obj,
 		if (IS_ERR(page))
 			return PTR_ERR(page) == -ENOSPC ? -ENOMEM : PTR_ERR(page);
 		view->pages[i] = page;
-		dma = dma_map_page(view->dev, page, 0, PAGE_SIZE,
-				   DMA_BIDIRECTIONAL);
+		dma = i915_gtt_dma_map_page(view->dev, page);
 		if (dma_mapping_error(view->dev, dma))
 			return -ENOMEM;
 		view->dma[i] = dma;

@@ -214,6 +214,37 @@ void i915_gtt_unmap_kernel(struct i915_device *i915, u32 offset,
 	i915_hw_gtt_clear(&i915->hw, offset >> PAGE_SHIFT, count);
 }
 
+/**
+ * i915_gtt_dma_map_page - map one page of an object for the GPU
+ * @dev: the GPU's device
+ * @page: the page
+ *
+ * Coherency with the CPU caches is the memory domains' business
+ * (clflush and the chipset flush, i915_gem_domain.c), so the mapping
+ * skips the DMA API's CPU sync, as upstream's binding does.  That is
+ * also what makes it legal for a page to be mapped twice at once: by the
+ * full binding and a GTT view, or by another device's dma-buf attachment
+ * and by us (dma-debug reports an overlapping mapping otherwise).
+ *
+ * Return: the bus address, to be checked with dma_mapping_error().
+ */
+dma_addr_t i915_gtt_dma_map_page(struct device *dev, struct page *page)
+{
+	return dma_map_page_attrs(dev, page, 0, PAGE_SIZE, DMA_BIDIRECTIONAL,
+				  DMA_ATTR_SKIP_CPU_SYNC);
+}
+
+/**
+ * i915_gtt_dma_unmap_page - undo i915_gtt_dma_map_page()
+ * @dev: the GPU's device
+ * @addr: the bus address it returned
+ */
+void i915_gtt_dma_unmap_page(struct device *dev, dma_addr_t addr)
+{
+	dma_unmap_page_attrs(dev, addr, PAGE_SIZE, DMA_BIDIRECTIONAL,
+			     DMA_ATTR_SKIP_CPU_SYNC);
+}
+
 static void gtt_unmap_pages(struct i915_gem_object *obj, unsigned int count)
 {
 	struct device *dev = obj->base.dev->dev;
@@ -221,8 +252,7 @@ static void gtt_unmap_pages(struct i915_gem_object *obj, unsigned int count)
 
 	/* A backing store's own mapping (@sgt) is its to undo. */
 	for (i = 0; i < count && !obj->sgt; i++)
-		dma_unmap_page(dev, obj->gtt_dma[i], PAGE_SIZE,
-			       DMA_BIDIRECTIONAL);
+		i915_gtt_dma_unmap_page(dev, obj->gtt_dma[i]);
 	kvfree(obj->gtt_dma);
 	obj->gtt_dma = NULL;
 }
@@ -256,8 +286,7 @@ static int gtt_map_pages(struct i915_gem_object *obj)
 		return gtt_map_sgt(obj);
 
 	for (i = 0; i < n; i++) {
-		obj->gtt_dma[i] = dma_map_page(dev, obj->pages[i], 0, PAGE_SIZE,
-					       DMA_BIDIRECTIONAL);
+		obj->gtt_dma[i] = i915_gtt_dma_map_page(dev, obj->pages[i]);
 		if (dma_mapping_error(dev, obj->gtt_dma[i])) {
 			gtt_unmap_pages(obj, i);
 			return -ENOMEM;
