@@ -21,9 +21,11 @@
  *   incoherent on these parts without LLC).
  * - WC, WB, UC: CPU mappings of the object's shmfs pages, with
  *   pgprot_writecombine(), the default, or pgprot_noncached(): the
- *   mapping becomes one of the shmfs file (as the legacy MMAP's, so it
- *   holds the file, not the object), whose fault hands the core the
- *   file's page.  Like upstream's, these mappings and the GTT ones are
+ *   mapping becomes one of the shmfs file (as the legacy MMAP's), whose
+ *   fault hands the core the file's page.  Unlike the legacy MMAP's, it
+ *   also holds the object, as upstream's, and its fault and ->access get
+ *   the object's pages first: a purged object gives SIGBUS (-EFAULT), not
+ *   a new zeroed page.  Like upstream's, these mappings and the GTT ones are
  *   VM_IO (no get_user_pages()); ptrace and /proc/pid/mem go through
  *   ->access, which fails an access that runs past the object.
  *
@@ -726,11 +728,29 @@ static const struct vm_operations_struct gtt_vm_ops = {
 	.access = gtt_vm_access,
 };
 
+/* May a CPU mapping get the object's pages?  0 or -EFAULT (purged). */
+static int cpu_check_pages(struct i915_gem_object *obj)
+{
+	int ret;
+
+	ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
+	if (ret)
+		return ret;
+	ret = i915_gem_object_check_pages(obj, true);
+	dma_resv_unlock(obj->base.resv);
+	return ret;
+}
+
 static int cpu_vm_access(struct vm_area_struct *vma, unsigned long addr,
 			 void *buf, int len, int write)
 {
+	struct i915_mmap_offset *mmo = vma->vm_private_data;
 	struct file *filp = vma->vm_file;
+	int ret;
 
+	ret = cpu_check_pages(mmo->obj);
+	if (ret)
+		return ret;
 	return access_pages(filp, i_size_read(file_inode(filp)),
 			    addr - vma->vm_start +
 			    ((u64)vma->vm_pgoff << PAGE_SHIFT), buf, len, write);
@@ -739,24 +759,47 @@ static int cpu_vm_access(struct vm_area_struct *vma, unsigned long addr,
 /*
  * A CPU mapping's fault: the shmfs page at that offset, which the core
  * maps (with the mapping's pgprot) and tracks like any page of the file.
+ * As upstream's, it gets the object's pages first: a purged object (or
+ * one DONTNEED before it had pages) gives SIGBUS, not a new zeroed page.
+ * The page is looked up and locked under the object's lock, so a purge
+ * (which truncates under that lock) either comes before and is refused
+ * here, or after and unmaps what the core installs.
  */
 static vm_fault_t cpu_vm_fault(struct vm_fault *vmf)
 {
+	struct i915_mmap_offset *mmo = vmf->vma->vm_private_data;
+	struct i915_gem_object *obj = mmo->obj;
 	struct file *filp = vmf->vma->vm_file;
-	struct page *page;
+	struct page *page = NULL;
+	int ret;
 
-	if (vmf->pgoff >= i_size_read(file_inode(filp)) >> PAGE_SHIFT)
+	if (vmf->pgoff >= obj->base.size >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
-	page = shmem_read_mapping_page(filp->f_mapping, vmf->pgoff);
-	if (IS_ERR(page))
-		return PTR_ERR(page) == -ENOMEM || PTR_ERR(page) == -ENOSPC ?
-		       VM_FAULT_OOM : VM_FAULT_SIGBUS;
+
+	ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
+	if (ret)
+		return errno_to_vm_fault(ret);
+	ret = i915_gem_object_check_pages(obj, true);
+	if (!ret) {
+		page = shmem_read_mapping_page(filp->f_mapping, vmf->pgoff);
+		if (IS_ERR(page))
+			ret = PTR_ERR(page) == -ENOSPC ? -ENOMEM : PTR_ERR(page);
+		else
+			lock_page(page);
+	}
+	dma_resv_unlock(obj->base.resv);
+	if (ret)
+		return errno_to_vm_fault(ret);
+
 	vmf->page = page;
-	return 0;
+	return VM_FAULT_LOCKED;
 }
 
+/* Each CPU mapping holds the object, as a GTT one does. */
 static const struct vm_operations_struct cpu_vm_ops = {
 	.fault = cpu_vm_fault,
+	.open = gtt_vm_open,
+	.close = gtt_vm_close,
 	.access = cpu_vm_access,
 };
 
@@ -773,6 +816,7 @@ static int mmap_cpu(struct i915_gem_object *obj, struct i915_mmap_offset *mmo,
 		return ret;
 	/* As upstream's: no GUP (VM_IO), ptrace through access. */
 	vma->vm_ops = &cpu_vm_ops;
+	vma->vm_private_data = mmo;
 	vma->vm_flags |= VM_IO | VM_DONTEXPAND | VM_DONTDUMP;
 
 	if (mmo->type == I915_MMAP_TYPE_WC)
@@ -818,13 +862,14 @@ int i915_gem_mmap(struct file *filp, struct vm_area_struct *vma)
 	if (!mmo)
 		return node ? -EACCES : -EINVAL;
 
+	/* The mapping keeps the reference; gtt_vm_close() drops it. */
 	if (mmo->type != I915_MMAP_TYPE_GTT) {
 		ret = mmap_cpu(mmo->obj, mmo, vma);
-		drm_gem_object_put(&mmo->obj->base);
+		if (ret)
+			drm_gem_object_put(&mmo->obj->base);
 		return ret;
 	}
 
-	/* The mapping keeps the reference; gtt_vm_close() drops it. */
 	vma->vm_flags |= VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP | VM_IO;
 	vma->vm_page_prot = pgprot_writecombine(vm_get_page_prot(vma->vm_flags));
 	vma->vm_ops = &gtt_vm_ops;

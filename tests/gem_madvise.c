@@ -19,8 +19,17 @@
  *    idle WILLNEED one whose contents survive, and leaves a pinned
  *    (I915_GEM_PIN) DONTNEED object alone;
  *  - evicted_dontneed: a DONTNEED object unbound by DROP_BOUND keeps its
- *    contents (still retained) until DROP_SHRINK_ALL purges it unbound.
+ *    contents (still retained) until DROP_SHRINK_ALL purges it unbound;
+ *  - purged_mmap: a WC, WB or UC mapping (MMAP_OFFSET) of a purged object
+ *    raises SIGBUS when touched, also once its handle and fd are closed
+ *    (the mapping holds the object: igt's dontneed-before-mmap and
+ *    dontneed-after-mmap), and one whose object a write through it gave
+ *    pages keeps them through DONTNEED (retained 1) until DROP_SHRINK_ALL
+ *    purges it: then SIGBUS too, never a new zeroed page.
  */
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "exec.h"
@@ -242,12 +251,87 @@ static void subtest_evicted_dontneed(void)
 	close(fd);
 }
 
+static sigjmp_buf sigbus_jmp;
+
+static void on_sigbus(int sig)
+{
+	siglongjmp(sigbus_jmp, sig);
+}
+
+/* does writing @p raise SIGBUS? */
+static bool write_faults(volatile uint32_t *p, uint32_t v)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus }, old;
+	bool bus = false;
+
+	sigaction(SIGBUS, &sa, &old);
+	if (sigsetjmp(sigbus_jmp, 1))
+		bus = true;
+	else
+		*p = v;
+	sigaction(SIGBUS, &old, NULL);
+	return bus;
+}
+
+static void subtest_purged_mmap(void)
+{
+	static const struct {
+		uint64_t flags;
+		const char *name;
+	} types[] = {
+		{ I915_MMAP_OFFSET_WC, "wc" },
+		{ I915_MMAP_OFFSET_WB, "wb" },
+		{ I915_MMAP_OFFSET_UC, "uc" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		int fd = drm_open_driver();
+		uint32_t *before, *after, *kept, h1, h2, h3;
+
+		igt_info("%s", types[i].name);
+		/* igt's dontneed-before-mmap: purged at once, then mapped */
+		h1 = gem_create(fd, OBJ_SIZE);
+		igt_assert_eq(gem_madvise(fd, h1, I915_MADV_DONTNEED), 0);
+		before = gem_mmap_offset(fd, h1, OBJ_SIZE, types[i].flags);
+		/* igt's dontneed-after-mmap: mapped, then purged */
+		h2 = gem_create(fd, OBJ_SIZE);
+		after = gem_mmap_offset(fd, h2, OBJ_SIZE, types[i].flags);
+		igt_assert_eq(gem_madvise(fd, h2, I915_MADV_DONTNEED), 0);
+		igt_assert(write_faults(&before[1], 1));
+		igt_assert(write_faults(&after[2], 1));
+		/* given pages by a write through the mapping */
+		h3 = gem_create(fd, OBJ_SIZE);
+		kept = gem_mmap_offset(fd, h3, OBJ_SIZE, types[i].flags);
+		kept[5] = 0xfeedbeef;
+		igt_assert_eq(gem_madvise(fd, h3, I915_MADV_DONTNEED), 1);
+		igt_assert_eq(read_dword(fd, h3, 20), 0xfeedbeef);
+		igt_assert(!write_faults(&kept[6], 0x600d));
+		drop_caches(fd, "0x20");	/* DROP_SHRINK_ALL */
+		igt_assert_eq(gem_madvise(fd, h3, I915_MADV_WILLNEED), 0);
+		igt_assert(write_faults(&kept[5], 1));
+
+		/* the mappings outlive the handles and the fd */
+		gem_close(fd, h1);
+		gem_close(fd, h2);
+		gem_close(fd, h3);
+		close(fd);
+		igt_assert(write_faults(&before[0], 1));
+		igt_assert(write_faults(&after[OBJ_SIZE / 8], 1));
+		igt_assert(write_faults(&kept[0], 1));
+		munmap(before, OBJ_SIZE);
+		munmap(after, OBJ_SIZE);
+		munmap(kept, OBJ_SIZE);
+	}
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST(bad_args),
 	SUBTEST(dontneed_before_pages),
 	SUBTEST(dontneed_retained),
 	SUBTEST(shrink_all_purges),
 	SUBTEST(evicted_dontneed),
+	SUBTEST(purged_mmap),
 };
 
 igt_main(tests)
