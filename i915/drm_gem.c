@@ -8,7 +8,10 @@
  * driver's dma-buf, i915_gem_dmabuf.c); handles, flink
  * names, GEM_OPEN and PRIME come from the core, which calls back here to
  * free an object, to export it (its fences may then leave the driver:
- * see i915_request.c) and, for a dma-buf importer, to pin its pages.  This
+ * see i915_request.c; the dma-buf is the core's but for mmap(), which
+ * maps the shmfs file as upstream's, and DMA_BUF_IOCTL_SYNC, which moves
+ * the object to the CPU domain and back) and, for a dma-buf importer, to
+ * pin its pages.  This
  * file owns the life of an object (creation, the device's object list,
  * freeing), its page pins, byte-exact pread and pwrite, and the legacy
  * CPU mmap.  What the copies must do about caches
@@ -32,6 +35,7 @@
 #include <drm/drm_prime.h>
 #include <drm/drm_print.h>
 #include <uapi/drm/i915_drm.h>
+#include <linux/dma-buf.h>
 #include <linux/dma-resv.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
@@ -135,6 +139,81 @@ i915_gem_object_prime_sg_table(struct drm_gem_object *gem)
 }
 
 /*
+ * mmap() of an exported dma-buf, as upstream's: a mapping of the object's
+ * shmfs file, as the legacy CPU mmap makes.  DMA_BUF_IOCTL_SYNC brackets
+ * the CPU's access: its start moves the object to the CPU domain (waits
+ * for the GPU, flushes what it must), its end to the GTT domain.
+ */
+static int i915_dmabuf_mmap(struct dma_buf *dma_buf, struct vm_area_struct *vma)
+{
+	struct i915_gem_object *obj = to_i915_obj(dma_buf->priv);
+	int ret;
+
+	if (obj->base.size < vma->vm_end - vma->vm_start)
+		return -EINVAL;
+	if (!i915_gem_object_is_shmem(obj))
+		return -ENODEV;
+
+	ret = call_mmap(obj->base.filp, vma);
+	if (ret)
+		return ret;
+	vma_set_file(vma, obj->base.filp);
+	return 0;
+}
+
+static int i915_dmabuf_cpu_access(struct dma_buf *dma_buf, bool begin,
+				  enum dma_data_direction dir)
+{
+	struct i915_gem_object *obj = to_i915_obj(dma_buf->priv);
+	bool write = dir == DMA_BIDIRECTIONAL || dir == DMA_TO_DEVICE;
+	int ret;
+
+	/* Wait unlocked first, as SET_DOMAIN does. */
+	if (begin) {
+		ret = i915_gem_object_wait(obj, write);
+		if (ret)
+			return ret;
+	}
+	ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
+	if (ret)
+		return ret;
+	ret = i915_gem_object_check_pages(obj, true);
+	if (!ret && begin)
+		ret = i915_gem_object_set_to_cpu_domain(obj, write);
+	else if (!ret)
+		ret = i915_gem_object_set_to_gtt_domain(obj, false);
+	dma_resv_unlock(obj->base.resv);
+	return ret;
+}
+
+static int i915_dmabuf_begin_cpu_access(struct dma_buf *dma_buf,
+					enum dma_data_direction dir)
+{
+	return i915_dmabuf_cpu_access(dma_buf, true, dir);
+}
+
+static int i915_dmabuf_end_cpu_access(struct dma_buf *dma_buf,
+				      enum dma_data_direction dir)
+{
+	return i915_dmabuf_cpu_access(dma_buf, false, dir);
+}
+
+/* The core's PRIME ops (drm_gem_prime_export()'s), but mmap and SYNC. */
+static const struct dma_buf_ops i915_dmabuf_ops = {
+	.cache_sgt_mapping = true,
+	.attach = drm_gem_map_attach,
+	.detach = drm_gem_map_detach,
+	.map_dma_buf = drm_gem_map_dma_buf,
+	.unmap_dma_buf = drm_gem_unmap_dma_buf,
+	.release = drm_gem_dmabuf_release,
+	.mmap = i915_dmabuf_mmap,
+	.vmap = drm_gem_dmabuf_vmap,
+	.vunmap = drm_gem_dmabuf_vunmap,
+	.begin_cpu_access = i915_dmabuf_begin_cpu_access,
+	.end_cpu_access = i915_dmabuf_end_cpu_access,
+};
+
+/*
  * PRIME export: from now on the fences of the object's dma_resv can be
  * taken by others (importers, DMA_BUF_IOCTL_EXPORT_SYNC_FILE) and may
  * outlive the device and the module's other users.  The object is marked,
@@ -144,6 +223,7 @@ i915_gem_object_prime_sg_table(struct drm_gem_object *gem)
 static struct dma_buf *i915_gem_object_prime_export(struct drm_gem_object *gem,
 						    int flags)
 {
+	DEFINE_DMA_BUF_EXPORT_INFO(exp_info);
 	struct i915_gem_object *obj = to_i915_obj(gem);
 	struct dma_resv_iter cursor;
 	struct dma_fence *fence;
@@ -162,7 +242,12 @@ static struct dma_buf *i915_gem_object_prime_export(struct drm_gem_object *gem,
 		i915_request_escape_fence(fence);
 	dma_resv_unlock(gem->resv);
 
-	return drm_gem_prime_export(gem, flags);
+	exp_info.ops = &i915_dmabuf_ops;
+	exp_info.size = gem->size;
+	exp_info.flags = flags;
+	exp_info.priv = gem;
+	exp_info.resv = gem->resv;
+	return drm_gem_dmabuf_export(gem->dev, &exp_info);
 }
 
 static const struct drm_gem_object_funcs i915_gem_object_funcs = {
