@@ -43,6 +43,10 @@
  * @dma_bits: DMA address width
  * @num_fences: fence registers
  * @y_tile_512: Y tiles are 512 bytes wide (915G/GM), not 128
+ * @unfenced_needs_alignment: tiled objects the GPU uses without a fence
+ *	still need a fence's placement (915/945)
+ * @swizzle_drb: bit-6 swizzling is read from C0DRB3/C1DRB3 (G33, 965G,
+ *	G45 desktop parts), else from DCC
  */
 struct i915_device_info {
 	u8 gen;
@@ -53,6 +57,8 @@ struct i915_device_info {
 	u8 dma_bits;
 	u8 num_fences;
 	bool y_tile_512;
+	bool unfenced_needs_alignment;
+	bool swizzle_drb;
 };
 
 /**
@@ -91,12 +97,14 @@ struct i915_gtt {
  * @alignment: required alignment of the address, 0 or a power of two
  * @offset: the address the object must have when @fixed
  * @fixed: bind at exactly @offset (softpin)
+ * @mappable: inside the CPU aperture, where fence registers reach
  */
 struct i915_gtt_place {
 	u64 size;
 	u64 alignment;
 	u64 offset;
 	bool fixed;
+	bool mappable;
 };
 
 /**
@@ -174,6 +182,8 @@ struct i915_ring {
 };
 
 struct i915_error_state;
+struct i915_fences;
+struct i915_fence_reg;
 
 /**
  * struct i915_gpu_error - the error state kept for the user
@@ -207,6 +217,7 @@ struct i915_gpu_error {
  * @reset_lock: serialises GPU resets (i915_reset.c); taken with nothing
  *	held, never inside &i915_ring.lock
  * @reset_count: GPU resets done (GET_RESET_STATS)
+ * @fences: the fence registers and bit-6 swizzling (i915_gem_fence.c)
  */
 struct i915_device {
 	struct drm_device drm;
@@ -226,6 +237,7 @@ struct i915_device {
 
 	struct mutex reset_lock; /* see above */
 	atomic_t reset_count;
+	struct i915_fences *fences;
 };
 
 static inline struct i915_device *to_i915(const struct drm_device *dev)
@@ -372,6 +384,10 @@ struct i915_request {
  *	because the GPU hung: set by i915_request_wedge(), cleared (under the
  *	dma_resv lock) when a new request takes the object
  * @link: entry in &i915_device.objects (under &i915_device.obj_lock)
+ * @tiling: I915_TILING_* of the object (under the dma_resv lock)
+ * @stride: bytes per row of tiles when tiled, else 0 (same lock)
+ * @fence: the fence register describing it, or NULL (under
+ *	&i915_fences.lock)
  *
  * @pages, @pages_pin_count, @read_domains, @write_domain, @cache_level,
  * @gtt_dma, @pin_count and @pin_owner are protected by the object's dma_resv
@@ -395,6 +411,9 @@ struct i915_gem_object {
 	bool exported;
 	int gpu_error;
 	struct list_head link;
+	u32 tiling;
+	u32 stride;
+	struct i915_fence_reg *fence;
 };
 
 static inline struct i915_gem_object *to_i915_obj(struct drm_gem_object *obj)
@@ -464,6 +483,7 @@ int i915_gtt_bind_locked(struct i915_gem_object *obj,
 void i915_gtt_unbind_locked(struct i915_gem_object *obj);
 int i915_gtt_unbind_idle_locked(struct i915_gem_object *obj);
 void i915_gtt_touch(struct i915_gem_object *obj);
+u64 i915_gtt_place_end(struct i915_gtt *gtt, const struct i915_gtt_place *place);
 int i915_gtt_evict_all(struct i915_device *i915);
 int i915_gtt_set_range(struct i915_device *i915, u64 start, u64 end);
 void i915_gtt_suspend(struct i915_device *i915);
@@ -576,6 +596,29 @@ int i915_gem_wait_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file);
 int i915_gem_throttle_ioctl(struct drm_device *dev, void *data,
 			    struct drm_file *file);
+
+/* i915_gem_fence.c: fence registers, bit-6 swizzling */
+int i915_fence_init(struct i915_device *i915);
+void i915_fence_fini(struct i915_device *i915);
+void i915_fence_restore(struct i915_device *i915);
+u32 i915_fence_swizzle(struct i915_device *i915, u32 tiling);
+bool i915_fence_swizzle_unknown(struct i915_device *i915);
+u64 i915_gem_fence_size(struct i915_device *i915, u64 size, u32 tiling,
+			u32 stride);
+u64 i915_gem_fence_alignment(struct i915_device *i915, u64 size, u32 tiling,
+			     u32 stride);
+void i915_gem_object_fence_place(struct i915_gem_object *obj,
+				 struct i915_gtt_place *place);
+bool i915_gem_object_fence_fits(struct i915_gem_object *obj, u32 tiling,
+				u32 stride);
+int i915_gem_object_pin_fence(struct i915_gem_object *obj);
+void i915_gem_object_unpin_fence(struct i915_gem_object *obj,
+				 struct dma_fence *active);
+int i915_gem_object_get_fence(struct i915_gem_object *obj);
+int i915_gem_object_put_fence(struct i915_gem_object *obj);
+void i915_gem_object_release_fence(struct i915_gem_object *obj);
+void i915_gem_fence_zap_gtt_mmaps(struct i915_gem_object *obj);
+void i915_fence_print(struct i915_device *i915, struct drm_printer *p);
 
 /* i915_gem_tiling.c */
 int i915_gem_set_tiling_ioctl(struct drm_device *dev, void *data,

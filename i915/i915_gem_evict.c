@@ -110,7 +110,8 @@ static int evict_scan(struct i915_gtt *gtt, struct i915_ww *ww,
 	mutex_lock(&gtt->lock);
 	drm_mm_scan_init_with_range(&scan, &gtt->mm, place->size,
 				    place->alignment, color, gtt->start,
-				    gtt->end, DRM_MM_INSERT_BEST);
+				    i915_gtt_place_end(gtt, place),
+				    DRM_MM_INSERT_BEST);
 	list_for_each_entry(obj, &gtt->lru, gtt_link) {
 		others |= obj->evicting;
 		if (!evict_candidate(obj, ww, busy))

@@ -907,7 +907,11 @@ static int exec_locked(struct i915_exec *eb)
 	}
 	if (!ret) {
 		exec_domains(eb);
-		ret = exec_emit(eb);
+		ret = i915_exec_pin_fences(eb);
+		if (!ret) {
+			ret = exec_emit(eb);
+			i915_exec_unpin_fences(eb, ret ? NULL : &eb->rq->fence);
+		}
 	}
 	if (!ret)
 		exec_publish(eb);

@@ -156,6 +156,11 @@ struct i915_exec {
 int i915_exec_lookup(struct i915_exec *eb);
 int i915_exec_check_batch(struct i915_exec *eb);
 int i915_exec_lock_and_bind(struct i915_exec *eb);
+int i915_exec_pin_fences(struct i915_exec *eb);
+void i915_exec_unpin_fences(struct i915_exec *eb, struct dma_fence *active);
+
+/* Flags of &i915_exec_object.flags beyond the user's: a fence is pinned. */
+#define __EXEC_OBJECT_HAS_FENCE		BIT_ULL(63)
 
 /* i915_gem_relocate.c: the relocations of one execbuffer */
 int i915_reloc_check(struct i915_exec *eb);

@@ -242,6 +242,23 @@ static int gtt_map_pages(struct i915_gem_object *obj)
 	return 0;
 }
 
+/**
+ * i915_gtt_place_end - the end of the range a binding may take
+ * @gtt: the GTT, its lock held or its range otherwise stable
+ * @place: the binding
+ *
+ * Return: the end of the managed range, or of the CPU aperture within it
+ * for a &i915_gtt_place.mappable binding.
+ */
+u64 i915_gtt_place_end(struct i915_gtt *gtt, const struct i915_gtt_place *place)
+{
+	struct i915_device *i915 = container_of(gtt, struct i915_device, gtt);
+
+	if (place->mappable)
+		return min_t(u64, gtt->end, i915->hw.mappable_end);
+	return gtt->end;
+}
+
 /* One attempt at the allocator, without evicting. */
 static int gtt_insert_node(struct i915_gem_object *obj,
 			   const struct i915_gtt_place *place)
@@ -260,7 +277,8 @@ static int gtt_insert_node(struct i915_gem_object *obj,
 		ret = drm_mm_insert_node_in_range(&gtt->mm, node, place->size,
 						  place->alignment,
 						  obj->cache_level, gtt->start,
-						  gtt->end, DRM_MM_INSERT_BEST);
+						  i915_gtt_place_end(gtt, place),
+						  DRM_MM_INSERT_BEST);
 	}
 	if (!ret)
 		list_add_tail(&obj->gtt_link, &gtt->lru);
@@ -315,7 +333,8 @@ static bool gtt_misplaced(struct i915_gem_object *obj,
 {
 	const struct drm_mm_node *node = &obj->gtt_node;
 
-	if (node->size < place->size)
+	if (node->size < place->size ||
+	    node->start + node->size > i915_gtt_place_end(obj_gtt(obj), place))
 		return true;
 	if (place->alignment && !IS_ALIGNED(node->start, place->alignment))
 		return true;
@@ -399,6 +418,7 @@ void i915_gtt_unbind_locked(struct i915_gem_object *obj)
 		return;
 
 	trace_i915_gtt_unbind(obj, obj->gtt_node.start, obj->gtt_node.size);
+	i915_gem_object_release_fence(obj);
 	i915_hw_gtt_clear(&i915->hw, obj->gtt_node.start >> PAGE_SHIFT,
 			  obj_npages(obj));
 
