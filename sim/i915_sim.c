@@ -37,17 +37,18 @@
 
 /* Every Gen3/Gen4 part of the fact sheet, section 1.1, and its host bridge. */
 static const struct i915_sim_chip i915_sim_chips[] = {
-	{ 0x2582, 0x2580, 3, 0, "915G" },
-	{ 0x258a, 0x2588, 3, 0, "E7221" },
-	{ 0x2592, 0x2590, 3, I915_SIM_MOBILE, "915GM" },
+	{ 0x2582, 0x2580, 3, I915_SIM_Y512, "915G" },
+	{ 0x258a, 0x2588, 3, I915_SIM_Y512, "E7221" },
+	{ 0x2592, 0x2590, 3, I915_SIM_MOBILE | I915_SIM_Y512, "915GM" },
 	{ 0x2772, 0x2770, 3, 0, "945G" },
 	{ 0x27a2, 0x27a0, 3, I915_SIM_MOBILE, "945GM" },
 	{ 0x27ae, 0x27ac, 3, I915_SIM_MOBILE, "945GME" },
 	{ 0x29b2, 0x29b0, 3, I915_SIM_G33, "Q35" },
 	{ 0x29c2, 0x29c0, 3, I915_SIM_G33, "G33" },
 	{ 0x29d2, 0x29d0, 3, I915_SIM_G33, "Q33" },
-	{ 0xa001, 0xa000, 3, I915_SIM_G33, "Pineview G" },
-	{ 0xa011, 0xa010, 3, I915_SIM_G33 | I915_SIM_MOBILE, "Pineview M" },
+	{ 0xa001, 0xa000, 3, I915_SIM_G33 | I915_SIM_PINEVIEW, "Pineview G" },
+	{ 0xa011, 0xa010, 3, I915_SIM_G33 | I915_SIM_PINEVIEW | I915_SIM_MOBILE,
+	  "Pineview M" },
 	{ 0x2972, 0x2970, 4, 0, "946GZ" },
 	{ 0x2982, 0x2980, 4, 0, "G35" },
 	{ 0x2992, 0x2990, 4, 0, "965Q" },

@@ -48,7 +48,8 @@ struct i915_sim_cs;
  * @device_id: PCI device id
  * @host_bridge_id: PCI device id of its host bridge (00:00.0)
  * @gen: graphics generation, 3 or 4
- * @flags: I915_SIM_MOBILE, I915_SIM_G33, I915_SIM_G4X
+ * @flags: I915_SIM_MOBILE, I915_SIM_G33, I915_SIM_G4X, I915_SIM_Y512,
+ *	I915_SIM_PINEVIEW
  * @name: marketing name
  */
 struct i915_sim_chip {
@@ -64,6 +65,10 @@ struct i915_sim_chip {
 #define I915_SIM_G33		BIT(1)
 /* G45/GM45 family: GTT at BAR0 + 2 MiB, status page in GGTT */
 #define I915_SIM_G4X		BIT(2)
+/* 915G/GM: 8 fences, Y tiles 512 bytes wide */
+#define I915_SIM_Y512		BIT(3)
+/* Pineview (with I915_SIM_G33): one memory channel, DCC */
+#define I915_SIM_PINEVIEW	BIT(4)
 
 /* Simulated GPUs one load of i915_sim.ko can create (ids=). */
 #define I915_SIM_MAX_GPUS	8
@@ -103,6 +108,9 @@ struct i915_sim_engine_regs {
  * @stolen_pages: pages of stolen memory
  * @stolen: the pages standing in for stolen memory, which the firmware
  *	maps at GTT address 0 and fills with its framebuffer at power-on
+ * @swz_x: address bits whose parity the memory controller's
+ *	configuration XORs into bit 6 of X-tiled accesses (i915_sim_fence.c)
+ * @swz_y: the same for Y-tiled accesses
  * @lock: protects @regs, @gtt, @engine_busy, @kick and the engine state
  *	of @cs; taken from any context including hard IRQ (raw, irqsave).
  *	It nests inside the PCI config-space lock (a GDRST write resets the
@@ -151,6 +159,8 @@ struct i915_sim {
 	u16 gmch_ctrl;
 	unsigned int stolen_pages;
 	struct page **stolen;
+	u32 swz_x;
+	u32 swz_y;
 
 	raw_spinlock_t lock;
 	u32 *regs;
@@ -236,6 +246,16 @@ struct i915_sim_stolen_state {
 
 void i915_sim_stolen_check(struct i915_sim *sim,
 			   struct i915_sim_stolen_state *state);
+
+/* i915_sim_fence.c: fences, tiled addressing, the memory controller */
+void i915_sim_mc_reset(struct i915_sim *sim);
+bool i915_sim_mc_read_only(struct i915_sim *sim, u32 reg);
+u64 i915_sim_tiled_offset(struct i915_sim *sim, u64 v, u32 stride, bool y,
+			  u32 *run);
+int i915_sim_fence_translate(struct i915_sim *sim, u32 addr, u32 *out,
+			     u32 *run);
+int i915_sim_fence_copy(struct i915_sim *sim, u32 addr, void *buf,
+			size_t len, bool to_gpu);
 
 /* i915_sim_pci.c: the virtual PCI bus */
 int i915_sim_pci_create(struct i915_sim *sim);
