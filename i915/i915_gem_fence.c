@@ -290,8 +290,8 @@ static void fence_write(struct i915_device *i915, struct i915_fence_reg *reg)
 		      ilog2(obj->stride / width) << I915_FENCE_PITCH_SHIFT |
 		      I915_FENCE_VALID;
 	}
-	i915_write(hw, I915_FENCE_REG(reg->id), val);
-	i915_posting_read(hw, I915_FENCE_REG(reg->id));
+	i915_write(hw, i915_fence_reg(reg->id), val);
+	i915_posting_read(hw, i915_fence_reg(reg->id));
 }
 
 /**

@@ -73,7 +73,8 @@ static inline unsigned int i915_gms_stolen_mib(u16 gmch_ctrl)
  * Fence registers (fact sheet 6.1-6.3).  Gen3: one dword each, 0-7 at
  * 0x2000, 8-15 (945/G33/Pineview) at 0x3000.  Gen4: 64-bit, LO and HI.
  */
-#define I915_FENCE_REG(i)		(0x2000 + (((i) & 8) << 9) + ((i) & 7) * 4)
+#define I915_FENCE_REG_LOW		0x2000	/* fences 0-7 */
+#define I915_FENCE_REG_HIGH		0x3000	/* fences 8-15 */
 #define   I915_FENCE_START_MASK		0x0ff00000u
 #define   I915_FENCE_TILING_Y		BIT(12)
 #define   I915_FENCE_SIZE_SHIFT		8
@@ -81,7 +82,7 @@ static inline unsigned int i915_gms_stolen_mib(u16 gmch_ctrl)
 #define   I915_FENCE_PITCH_SHIFT	4
 #define   I915_FENCE_PITCH_MASK		(0xfu << I915_FENCE_PITCH_SHIFT)
 #define   I915_FENCE_VALID		BIT(0)
-#define I915_FENCE_MIN_SIZE		(1u << 20)	/* size code 0 */
+#define I915_FENCE_MIN_SIZE		BIT(20)	/* size code 0 */
 #define I965_FENCE_REG_LO(i)		(0x3000 + (i) * 8)
 #define I965_FENCE_REG_HI(i)		(0x3004 + (i) * 8)
 #define   I965_FENCE_ADDR_MASK		0xfffff000u
@@ -91,6 +92,14 @@ static inline unsigned int i915_gms_stolen_mib(u16 gmch_ctrl)
 #define   I965_FENCE_VALID		BIT(0)
 #define I965_FENCE_PAGE			4096
 #define I915_MAX_FENCES			16
+
+/* The MMIO offset of Gen3 fence register @i. */
+static inline u32 i915_fence_reg(unsigned int i)
+{
+	if (i < 8)
+		return I915_FENCE_REG_LOW + i * 4;
+	return I915_FENCE_REG_HIGH + (i - 8) * 4;
+}
 
 /* GTT page-table entries */
 #define I915_GTT_PAGE_SIZE		4096

@@ -151,7 +151,7 @@ static bool sim_fence_decode(struct i915_sim *sim, unsigned int i,
 		return true;
 	}
 
-	val = READ_ONCE(*i915_sim_reg(sim, I915_FENCE_REG(i)));
+	val = READ_ONCE(*i915_sim_reg(sim, i915_fence_reg(i)));
 	if (!(val & I915_FENCE_VALID))
 		return false;
 	f->y = val & I915_FENCE_TILING_Y;
