@@ -612,8 +612,7 @@ void i915_gem_object_fence_place(struct i915_gem_object *obj,
 bool i915_gem_object_fence_fits(struct i915_gem_object *obj, u32 tiling,
 				u32 stride);
 int i915_gem_object_pin_fence(struct i915_gem_object *obj);
-void i915_gem_object_unpin_fence(struct i915_gem_object *obj,
-				 struct dma_fence *active);
+void i915_gem_object_unpin_fence(struct i915_gem_object *obj);
 int i915_gem_object_get_fence(struct i915_gem_object *obj);
 int i915_gem_object_put_fence(struct i915_gem_object *obj);
 void i915_gem_object_release_fence(struct i915_gem_object *obj);

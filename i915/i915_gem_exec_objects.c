@@ -449,10 +449,10 @@ int i915_exec_lock_and_bind(struct i915_exec *eb)
 
 /**
  * i915_exec_unpin_fences - drop the fence pins of an execbuffer
- * @eb: the execbuffer, its objects locked
- * @active: the request that uses the fences, or NULL if none was emitted
+ * @eb: the execbuffer, its objects locked, its request (if emitted)
+ *	published in their dma_resv
  */
-void i915_exec_unpin_fences(struct i915_exec *eb, struct dma_fence *active)
+void i915_exec_unpin_fences(struct i915_exec *eb)
 {
 	struct i915_exec_object *eo;
 	unsigned int i;
@@ -461,7 +461,7 @@ void i915_exec_unpin_fences(struct i915_exec *eb, struct dma_fence *active)
 		eo = &eb->objects[i];
 		if (!(eo->flags & __EXEC_OBJECT_HAS_FENCE))
 			continue;
-		i915_gem_object_unpin_fence(eo->obj, active);
+		i915_gem_object_unpin_fence(eo->obj);
 		eo->flags &= ~__EXEC_OBJECT_HAS_FENCE;
 	}
 }
@@ -495,7 +495,7 @@ int i915_exec_pin_fences(struct i915_exec *eb)
 		if (ret) {
 			drm_dbg(&eb->i915->drm, "exec: no fence for handle %u: %d\n",
 				eo->handle, ret);
-			i915_exec_unpin_fences(eb, NULL);
+			i915_exec_unpin_fences(eb);
 			return ret;
 		}
 		eo->flags |= __EXEC_OBJECT_HAS_FENCE;

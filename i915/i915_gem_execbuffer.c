@@ -908,13 +908,13 @@ static int exec_locked(struct i915_exec *eb)
 	if (!ret) {
 		exec_domains(eb);
 		ret = i915_exec_pin_fences(eb);
-		if (!ret) {
+		if (!ret)
 			ret = exec_emit(eb);
-			i915_exec_unpin_fences(eb, ret ? NULL : &eb->rq->fence);
-		}
 	}
 	if (!ret)
 		exec_publish(eb);
+	/* After the publish: a steal waits for what is in the dma_resv. */
+	i915_exec_unpin_fences(eb);
 
 	i915_ww_fini(&eb->ww);
 	return ret;

@@ -14,9 +14,10 @@
  * gives a bound, tiled object a fence and pins it; the register keeps
  * describing the object after the unpin until another object steals it.
  * A steal takes the least recently used unpinned register, idle ones
- * first, and waits for the last request that used the register (the
- * @active fence recorded at unpin) before rewriting it: a running batch
- * never loses the fence it accesses through.  When every register is
+ * first, and waits until the object it describes is idle (every request
+ * in its dma_resv done, which execbuffer publishes before it unpins)
+ * before rewriting it: a running batch never loses the fence it accesses
+ * through, and the table holds no reference to any request.  When every register is
  * pinned, -ENOBUFS.  Unbinding an object (i915_gtt_unbind_locked()) and
  * changing its tiling (i915_gem_tiling.c) release its fence.
  *
@@ -51,15 +52,14 @@
  * struct i915_fence_reg - one fence register
  * @link: entry in &i915_fences.lru, least recently used first
  * @obj: the object the register describes, or NULL (no reference: an
- *	object loses its fence before it is unbound or freed)
- * @active: the last request that used the register, or NULL
+ *	object loses its fence, under &i915_fences.lock, before it is
+ *	unbound or freed)
  * @id: register number
  * @pin_count: users that need the register to keep describing @obj
  */
 struct i915_fence_reg {
 	struct list_head link;
 	struct i915_gem_object *obj;
-	struct dma_fence *active;
 	unsigned int id;
 	unsigned int pin_count;
 };
@@ -307,19 +307,20 @@ void i915_gem_fence_zap_gtt_mmaps(struct i915_gem_object *obj)
 {
 }
 
-/* Wait for the register's last request; under the lock. */
+/*
+ * Wait until the register's object is idle; under the lock, which keeps
+ * the object from being freed meanwhile.
+ */
 static int fence_wait_idle(struct i915_fence_reg *reg, bool intr)
 {
 	long ret;
 
-	if (!reg->active)
+	if (!reg->obj)
 		return 0;
-	ret = dma_fence_wait(reg->active, intr);
-	if (ret)
-		return ret;
-	dma_fence_put(reg->active);
-	reg->active = NULL;
-	return 0;
+	ret = dma_resv_wait_timeout(reg->obj->base.resv,
+				    DMA_RESV_USAGE_BOOKKEEP, intr,
+				    MAX_SCHEDULE_TIMEOUT);
+	return ret < 0 ? ret : 0;
 }
 
 /* Take the register from its object (idle by now); under the lock. */
@@ -336,7 +337,9 @@ static void fence_detach(struct i915_fence_reg *reg)
 
 static bool fence_busy(const struct i915_fence_reg *reg)
 {
-	return reg->active && !dma_fence_is_signaled(reg->active);
+	return reg->obj &&
+	       !dma_resv_test_signaled(reg->obj->base.resv,
+				       DMA_RESV_USAGE_BOOKKEEP);
 }
 
 /* The least recently used unpinned register, an idle one if there is. */
@@ -362,8 +365,8 @@ static struct i915_fence_reg *fence_find(struct i915_fences *f)
  *
  * An untiled object needs none: 0 at once.  A tiled one keeps its fence
  * or steals one (see the DOC: the steal waits for the register's last
- * request).  On Gen3 the object is idle before the register describes
- * it, as upstream: the GPU may still be accessing it unfenced.
+ * object to be idle).  On Gen3 the object is idle before the register
+ * describes it, as upstream: the GPU may still be accessing it unfenced.
  * i915_gem_object_unpin_fence() undoes the pin.
  *
  * Return: 0, -EINVAL if the binding cannot be fenced, -ENOBUFS if every
@@ -419,12 +422,10 @@ out:
 
 /**
  * i915_gem_object_unpin_fence - drop a pin of i915_gem_object_pin_fence()
- * @obj: the object, its dma_resv lock held
- * @active: the request that uses the fence, or NULL if none was made: a
- *	steal waits for it
+ * @obj: the object, its dma_resv lock held, the request that uses the
+ *	fence (if one was made) already in its dma_resv: a steal waits for it
  */
-void i915_gem_object_unpin_fence(struct i915_gem_object *obj,
-				 struct dma_fence *active)
+void i915_gem_object_unpin_fence(struct i915_gem_object *obj)
 {
 	struct i915_fences *f = obj_to_i915(obj)->fences;
 	struct i915_fence_reg *reg;
@@ -434,13 +435,8 @@ void i915_gem_object_unpin_fence(struct i915_gem_object *obj,
 		return;
 	mutex_lock(&f->lock);
 	reg = obj->fence;
-	if (reg && reg->pin_count) {
-		if (active) {
-			dma_fence_put(reg->active);
-			reg->active = dma_fence_get(active);
-		}
+	if (reg && reg->pin_count)
 		reg->pin_count--;
-	}
 	mutex_unlock(&f->lock);
 }
 
@@ -459,7 +455,7 @@ int i915_gem_object_get_fence(struct i915_gem_object *obj)
 	int ret = i915_gem_object_pin_fence(obj);
 
 	if (!ret)
-		i915_gem_object_unpin_fence(obj, NULL);
+		i915_gem_object_unpin_fence(obj);
 	return ret;
 }
 
@@ -501,8 +497,7 @@ out:
  * i915_gem_object_put_fence - take an object's fence away
  * @obj: the object, its dma_resv lock held
  *
- * Waits for the last request that used the fence, then invalidates the
- * register, which goes to the cold end of the LRU list.
+ * Waits for the object to be idle, then invalidates the register, which goes to the cold end of the LRU list.
  *
  * Return: 0, -EBUSY if the fence is pinned, -EINTR or -ERESTARTSYS on a
  * signal.
@@ -632,12 +627,9 @@ int i915_fence_init(struct i915_device *i915)
 void i915_fence_fini(struct i915_device *i915)
 {
 	struct i915_fences *f = i915->fences;
-	unsigned int i;
 
 	if (!f)
 		return;
-	for (i = 0; i < f->count; i++)
-		dma_fence_put(f->regs[i].active);
 	mutex_destroy(&f->lock);
 	kfree(f);
 	i915->fences = NULL;

@@ -12,8 +12,8 @@
  * swizzled); what changes is how fences describe it (i915_gem_fence.c).
  *
  * A change of tiling releases the object's fence, which waits for the
- * last request that accessed the object through it (a busy blit finishes
- * with the old layout), unbinds the object if its binding is one a fence
+ * object to be idle (a busy blit through the fence finishes with the old
+ * layout), unbinds the object if its binding is one a fence
  * of the new layout could not describe (waiting for the GPU first), and
  * zaps its GTT mmaps.  The answer carries the bit-6 swizzling of the
  * mode, with bit 17 hidden as upstream hides it; GET_TILING also reports
