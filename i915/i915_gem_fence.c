@@ -497,7 +497,8 @@ out:
  * i915_gem_object_put_fence - take an object's fence away
  * @obj: the object, its dma_resv lock held
  *
- * Waits for the object to be idle, then invalidates the register, which goes to the cold end of the LRU list.
+ * Waits for the object to be idle, then invalidates the register, which
+ * goes to the cold end of the LRU list.
  *
  * Return: 0, -EBUSY if the fence is pinned, -EINTR or -ERESTARTSYS on a
  * signal.
