@@ -6,7 +6,9 @@
 # W=1, sparse, checkpatch, kernel-doc and scripts/check-docs.sh;
 # "make check" runs the VM test suite; "make demo" the demo; "make bench"
 # the benchmarks (bench-out/bench.txt); "make dkms-deb" the Debian DKMS
-# package (dkms-out/i915gem-dkms_<version>_all.deb, version in dkms.conf).
+# package (dkms-out/i915gem-dkms_<version>_all.deb, version in dkms.conf);
+# "make igt" igt-gpu-tools' tests in the VM against tests/igt/'s lists
+# (IGT_UPDATE=1 rewrites the lists from the run; IGT_TARBALL=).
 
 KVER ?= $(shell scripts/kver.sh)
 KDIR ?= /usr/src/linux-headers-$(KVER)
@@ -55,4 +57,7 @@ bench:
 dkms-deb:
 	scripts/dkms-deb.sh
 
-.PHONY: all modules clean tests lint deps check demo bench dkms-deb
+igt: modules
+	scripts/igt/run.sh $(if $(filter-out 0,$(IGT_UPDATE)),--update)
+
+.PHONY: all modules clean tests lint deps check demo bench dkms-deb igt

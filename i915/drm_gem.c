@@ -3,7 +3,9 @@
  * DOC: objects on shmfs (the device-independent half of GEM)
  *
  * Sections 3 to 5 of the design over the DRM core's GEM: an object is a
- * &struct drm_gem_object whose storage is a shmfs file; handles, flink
+ * &struct drm_gem_object whose storage is a shmfs file (or, through its
+ * &i915_gem_object_ops, user memory, i915_gem_userptr.c, or another
+ * driver's dma-buf, i915_gem_dmabuf.c); handles, flink
  * names, GEM_OPEN and PRIME come from the core, which calls back here to
  * free an object, to export it (its fences may then leave the driver:
  * see i915_request.c) and, for a dma-buf importer, to pin its pages.  This
@@ -75,6 +77,11 @@ static void i915_gem_object_free(struct drm_gem_object *gem)
 	bool locked;
 
 	locked = dma_resv_trylock(gem->resv);
+	/* An imported dma-buf's lock is the exporter's: it may be busy. */
+	if (!locked && gem->import_attach) {
+		dma_resv_lock(gem->resv, NULL);
+		locked = true;
+	}
 	if (!drm_WARN_ON_ONCE(gem->dev, !locked)) {
 		i915_gtt_unbind_locked(obj);
 		if (drm_WARN_ON_ONCE(gem->dev, obj->pages_pin_count)) {
@@ -83,7 +90,10 @@ static void i915_gem_object_free(struct drm_gem_object *gem)
 		}
 		dma_resv_unlock(gem->resv);
 	}
+	i915_gem_object_mmap_free(obj);
 
+	if (obj->ops->release)
+		obj->ops->release(obj);
 	/* Unbound first: i915_gem_fini() waits for dying bound objects. */
 	object_unlink(obj);
 	drm_gem_object_release(gem);
@@ -139,6 +149,10 @@ static struct dma_buf *i915_gem_object_prime_export(struct drm_gem_object *gem,
 	struct dma_fence *fence;
 	int ret;
 
+	/* As upstream: user memory is not for other devices. */
+	if (obj->ops->flags & I915_GEM_OBJECT_PROXY)
+		return ERR_PTR(-EINVAL);
+
 	ret = dma_resv_lock_interruptible(gem->resv, NULL);
 	if (ret)
 		return ERR_PTR(ret);
@@ -153,10 +167,42 @@ static struct dma_buf *i915_gem_object_prime_export(struct drm_gem_object *gem,
 
 static const struct drm_gem_object_funcs i915_gem_object_funcs = {
 	.free = i915_gem_object_free,
+	.close = i915_gem_object_mmap_close,
 	.export = i915_gem_object_prime_export,
 	.pin = i915_gem_object_prime_pin,
 	.unpin = i915_gem_object_prime_unpin,
 	.get_sg_table = i915_gem_object_prime_sg_table,
+};
+
+/* The shmfs backing store: the first pin reads the file's pages in. */
+static int shmem_get_pages(struct i915_gem_object *obj)
+{
+	struct page **pages;
+
+	if (obj->base.size >> PAGE_SHIFT > totalram_pages())
+		return -ENOMEM;
+
+	pages = drm_gem_get_pages(&obj->base);
+	if (IS_ERR(pages)) {
+		/* shmfs says -ENOSPC for no memory; -ENOSPC is the GTT's. */
+		return PTR_ERR(pages) == -ENOSPC ? -ENOMEM : PTR_ERR(pages);
+	}
+
+	obj->pages = pages;
+	return 0;
+}
+
+static void shmem_put_pages(struct i915_gem_object *obj)
+{
+	drm_gem_put_pages(&obj->base, obj->pages, true, true);
+	obj->pages = NULL;
+}
+
+static const struct i915_gem_object_ops i915_gem_shmem_ops = {
+	.name = "shmem",
+	.flags = I915_GEM_OBJECT_SHMEM,
+	.get_pages = shmem_get_pages,
+	.put_pages = shmem_put_pages,
 };
 
 /*
@@ -180,6 +226,21 @@ static void object_set_gfp(struct i915_gem_object *obj)
 		gfp |= __GFP_DMA32;
 	}
 	mapping_set_gfp_mask(obj->base.filp->f_mapping, gfp);
+}
+
+/*
+ * What every new object starts with, whatever its backing store: in the
+ * CPU read and write domains, uncached for the GPU, no GTT mmap views.
+ */
+static void object_init(struct i915_gem_object *obj,
+			const struct i915_gem_object_ops *ops)
+{
+	obj->base.funcs = &i915_gem_object_funcs;
+	obj->ops = ops;
+	INIT_LIST_HEAD(&obj->views);
+	obj->read_domains = I915_GEM_DOMAIN_CPU;
+	obj->write_domain = I915_GEM_DOMAIN_CPU;
+	obj->cache_level = I915_CACHING_NONE;
 }
 
 /**
@@ -211,15 +272,12 @@ struct i915_gem_object *i915_gem_object_create(struct i915_device *i915,
 	if (!obj)
 		return ERR_PTR(-ENOMEM);
 
-	obj->base.funcs = &i915_gem_object_funcs;
+	object_init(obj, &i915_gem_shmem_ops);
 	ret = drm_gem_object_init(&i915->drm, &obj->base, size);
 	if (ret)
 		goto err_release;
 
 	object_set_gfp(obj);
-	obj->read_domains = I915_GEM_DOMAIN_CPU;
-	obj->write_domain = I915_GEM_DOMAIN_CPU;
-	obj->cache_level = I915_CACHING_NONE;
 	object_link(obj);
 	return obj;
 
@@ -227,6 +285,40 @@ err_release:
 	drm_gem_object_release(&obj->base);
 	kfree(obj);
 	return ERR_PTR(ret);
+}
+
+/**
+ * i915_gem_object_create_private - allocate a GEM object without shmfs
+ * @i915: the device
+ * @size: size in bytes, a whole number of pages
+ * @ops: its backing store
+ * @resv: the dma_resv to share (an imported dma-buf's), or NULL for the
+ *	object's own
+ *
+ * For backing stores that are not a shmfs file (user memory, another
+ * driver's dma-buf): the object has no pages until its first pin, which
+ * asks @ops.  It starts in the CPU domain, uncached for the GPU; the
+ * caller sets what its backing store needs otherwise.  The caller owns
+ * the one reference.
+ *
+ * Return: the object, or ERR_PTR(-ENOMEM).
+ */
+struct i915_gem_object *
+i915_gem_object_create_private(struct i915_device *i915, u64 size,
+			       const struct i915_gem_object_ops *ops,
+			       struct dma_resv *resv)
+{
+	struct i915_gem_object *obj;
+
+	obj = kzalloc(sizeof(*obj), GFP_KERNEL);
+	if (!obj)
+		return ERR_PTR(-ENOMEM);
+
+	object_init(obj, ops);
+	obj->base.resv = resv;
+	drm_gem_private_object_init(&i915->drm, &obj->base, size);
+	object_link(obj);
+	return obj;
 }
 
 /**
@@ -270,15 +362,20 @@ struct i915_gem_object *i915_gem_object_lookup(struct drm_file *file,
  * i915_gem_object_pin_pages - make an object's pages resident
  * @obj: the object, its dma_resv lock held
  *
- * The first pin allocates (or swaps in) every page and fills @obj->pages;
- * while any pin is held the pages can neither be swapped nor move.
+ * The first pin asks the backing store (@obj->ops) for the pages: shmfs
+ * allocates (or swaps in) every page and fills @obj->pages; while any pin
+ * is held the pages can neither be swapped nor move.
  *
- * Return: 0, or -ENOMEM when the pages cannot all be had (an object
- * larger than the machine's memory can never be pinned).
+ * Return: 0, -EFAULT for an object that is purged or was DONTNEED before
+ * it had pages (see i915_gem_shrinker.c), -ENOMEM when the pages cannot
+ * all be had (an object larger than the machine's memory can never be
+ * pinned), -EAGAIN for a userptr object whose user pages must be pinned
+ * again first (i915_gem_userptr_prepare()), or the exporter's errno for an
+ * imported dma-buf.
  */
 int i915_gem_object_pin_pages(struct i915_gem_object *obj)
 {
-	struct page **pages;
+	int ret;
 
 	dma_resv_assert_held(obj->base.resv);
 
@@ -287,16 +384,14 @@ int i915_gem_object_pin_pages(struct i915_gem_object *obj)
 		return 0;
 	}
 
-	if (obj->base.size >> PAGE_SHIFT > totalram_pages())
-		return -ENOMEM;
+	ret = i915_gem_object_check_pages(obj, true);
+	if (ret)
+		return ret;
 
-	pages = drm_gem_get_pages(&obj->base);
-	if (IS_ERR(pages)) {
-		/* shmfs says -ENOSPC for no memory; -ENOSPC is the GTT's. */
-		return PTR_ERR(pages) == -ENOSPC ? -ENOMEM : PTR_ERR(pages);
-	}
+	ret = obj->ops->get_pages(obj);
+	if (ret)
+		return ret;
 
-	obj->pages = pages;
 	obj->pages_pin_count = 1;
 	return 0;
 }
@@ -319,8 +414,7 @@ void i915_gem_object_unpin_pages(struct i915_gem_object *obj)
 		return;
 
 	i915_gem_object_flush_for_release(obj);
-	drm_gem_put_pages(&obj->base, obj->pages, true, true);
-	obj->pages = NULL;
+	obj->ops->put_pages(obj);
 }
 
 static struct page *object_page(struct i915_gem_object *obj, pgoff_t idx)

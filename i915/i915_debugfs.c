@@ -15,7 +15,7 @@
  * wedged; writing an engine mask with the render engine's bit resets the
  * GPU now, see i915_reset_debugfs_set()),
  * i915_exec_stats (the execbuffer path's lock backoffs and relocation
- * refaults),
+ * counters, see i915_reloc_stats()),
  * i915_error_state (the error state of the first hang, as sysfs
  * card<N>/error; writing anything clears it) and i915_gpu_info (an error
  * state captured when the file is opened, not kept): see
@@ -150,7 +150,7 @@ static int i915_exec_stats_show(struct seq_file *m, void *unused)
 	i915_ww_stats(&backoffs, &repeats);
 	seq_printf(m, "ww_backoffs: %llu\n", backoffs);
 	seq_printf(m, "ww_repeats: %llu\n", repeats);
-	seq_printf(m, "reloc_refaults: %llu\n", i915_reloc_stats());
+	i915_reloc_stats(m);
 	return 0;
 }
 

@@ -38,6 +38,7 @@ static const struct i915_device_info i915g_info = {
 	.gen = 3, .dma_bits = 32, .num_fences = 8,
 	.has_snoop = true, .hws_needs_physical = true, .y_tile_512 = true,
 	.unfenced_needs_alignment = true,
+	.incoherent_ggtt = true,
 };
 
 static const struct i915_device_info i915gm_info = {
@@ -144,11 +145,13 @@ I915_HW_IOCTL(i915_gem_create_ext_ioctl)
 I915_HW_IOCTL(i915_gem_pread_ioctl)
 I915_HW_IOCTL(i915_gem_pwrite_ioctl)
 I915_HW_IOCTL(i915_gem_mmap_ioctl)
+I915_HW_IOCTL(i915_gem_mmap_offset_ioctl)
 I915_HW_IOCTL(i915_gem_set_domain_ioctl)
 I915_HW_IOCTL(i915_gem_sw_finish_ioctl)
 I915_HW_IOCTL(i915_gem_get_aperture_ioctl)
 I915_HW_IOCTL(i915_gem_set_tiling_ioctl)
 I915_HW_IOCTL(i915_gem_get_tiling_ioctl)
+I915_HW_IOCTL(i915_gem_userptr_ioctl)
 
 static const struct drm_ioctl_desc i915_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(I915_GETPARAM, i915_getparam_ioctl,
@@ -210,7 +213,13 @@ static const struct drm_ioctl_desc i915_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(I915_GEM_VM_DESTROY, i915_vm_destroy_ioctl,
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(I915_QUERY, i915_query_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_MMAP_OFFSET, i915_gem_mmap_offset_ioctl_hw,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_MADVISE, i915_gem_madvise_ioctl,
+			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(I915_GEM_CREATE_EXT, i915_gem_create_ext_ioctl_hw,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_GEM_USERPTR, i915_gem_userptr_ioctl_hw,
 			  DRM_RENDER_ALLOW),
 };
 
@@ -223,7 +232,7 @@ static const struct file_operations i915_fops = {
 	.poll = drm_poll,
 	.read = drm_read,
 	.llseek = noop_llseek,
-	.mmap = drm_gem_mmap,
+	.mmap = i915_gem_mmap,
 };
 
 static const struct drm_driver i915_drm_driver = {
@@ -234,6 +243,7 @@ static const struct drm_driver i915_drm_driver = {
 	.debugfs_init = i915_debugfs_init,
 	.prime_handle_to_fd = drm_gem_prime_handle_to_fd,
 	.prime_fd_to_handle = drm_gem_prime_fd_to_handle,
+	.gem_prime_import = i915_gem_prime_import,
 	.ioctls = i915_ioctls,
 	.num_ioctls = ARRAY_SIZE(i915_ioctls),
 	.fops = &i915_fops,
@@ -256,6 +266,7 @@ static int i915_device_init(struct i915_device *i915, struct pci_dev *pdev)
 	spin_lock_init(&i915->obj_lock);
 	INIT_LIST_HEAD(&i915->objects);
 	i915_reset_init(i915);
+	i915_gem_userptr_init(i915);
 
 	ret = i915_error_init(i915);
 	if (ret)

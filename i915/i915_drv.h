@@ -17,8 +17,11 @@
 #include <drm/drm_mm.h>
 #include <drm/drm_print.h>
 #include <linux/dma-fence.h>
+#include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <linux/sched.h>
+#include <linux/shrinker.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -47,6 +50,8 @@
  *	still need a fence's placement (915/945)
  * @swizzle_drb: bit-6 swizzling is read from C0DRB3/C1DRB3 (G33, 965G,
  *	G45 desktop parts), else from DCC
+ * @incoherent_ggtt: CPU writes through the aperture may reach memory
+ *	after a later GPU read of them (915G; I915_PARAM_MMAP_GTT_COHERENT)
  */
 struct i915_device_info {
 	u8 gen;
@@ -59,6 +64,7 @@ struct i915_device_info {
 	bool y_tile_512;
 	bool unfenced_needs_alignment;
 	bool swizzle_drb;
+	bool incoherent_ggtt;
 };
 
 /**
@@ -73,10 +79,17 @@ struct i915_device_info {
  * @kernel_next: next free byte of that range
  * @lru: bound objects, least recently used first; the eviction scan
  *	walks it from the head
- * @lock: protects @mm, @start, @end, @pinned_bytes, @lru and every
- *	object's GTT node, &i915_gem_object.gtt_link and
- *	&i915_gem_object.evicting; taken after an object's dma_resv lock,
- *	never before
+ * @userfault: objects whose normal binding a GTT mmap fault put into
+ *	user page tables (linked by &i915_gem_object.userfault_link)
+ * @views: partial views of GTT mmaps, least recently used first
+ *	(i915_gem_mman.c)
+ * @num_views: entries on @views
+ * @lock: protects @mm, @start, @end, @pinned_bytes, @lru, @userfault,
+ *	@views, @num_views and every object's GTT node,
+ *	&i915_gem_object.gtt_link, &i915_gem_object.evicting,
+ *	&i915_gem_object.userfault and &i915_gem_object.views; taken after an
+ *	object's dma_resv lock, never before; user PTEs are zapped (the
+ *	mapping's i_mmap_rwsem) inside it
  */
 struct i915_gtt {
 	struct drm_mm mm;
@@ -87,6 +100,9 @@ struct i915_gtt {
 	u64 kernel_start;
 	u64 kernel_next;
 	struct list_head lru;
+	struct list_head userfault;
+	struct list_head views;
+	unsigned int num_views;
 	struct mutex lock; /* see the lock order above */
 };
 
@@ -97,14 +113,15 @@ struct i915_gtt {
  * @alignment: required alignment of the address, 0 or a power of two
  * @offset: the address the object must have when @fixed
  * @fixed: bind at exactly @offset (softpin)
- * @mappable: inside the CPU aperture, where fence registers reach
+ * @end: the binding must end at or below this address (the mappable
+ *	aperture, for a GTT mmap); 0 for no limit
  */
 struct i915_gtt_place {
 	u64 size;
 	u64 alignment;
 	u64 offset;
 	bool fixed;
-	bool mappable;
+	u64 end;
 };
 
 /**
@@ -218,6 +235,13 @@ struct i915_gpu_error {
  *	held, never inside &i915_ring.lock
  * @reset_count: GPU resets done (GET_RESET_STATS)
  * @fences: the fence registers and bit-6 swizzling (i915_gem_fence.c)
+ * @userptr_sem: orders a USERPTR invalidation against an execbuffer that
+ *	uses userptr objects: the notifier takes it for writing to move the
+ *	sequence; an execbuffer holds it for reading from the check that its
+ *	userptr pages are current until its fence is in their dma_resv
+ *	(i915_gem_userptr.c); taken inside every dma_resv lock, outside
+ *	&i915_ring.lock, never around an allocation
+ * @shrinker: gives memory back under pressure (i915_gem_shrinker.c)
  */
 struct i915_device {
 	struct drm_device drm;
@@ -238,6 +262,9 @@ struct i915_device {
 	struct mutex reset_lock; /* see above */
 	atomic_t reset_count;
 	struct i915_fences *fences;
+
+	struct rw_semaphore userptr_sem; /* see above */
+	struct shrinker shrinker;
 };
 
 static inline struct i915_device *to_i915(const struct drm_device *dev)
@@ -357,10 +384,83 @@ struct i915_request {
  */
 #define I915_RING_MAX_EMIT	((I915_RING_SIZE - I915_RING_GUARD) / 4 - 1)
 
+struct i915_gem_object;
+
+/* The backing store lives in base.filp: pread/pwrite, CPU mmap, swap. */
+#define I915_GEM_OBJECT_SHMEM	BIT(0)
+/*
+ * The pages belong to someone else (USERPTR): their caching and domains
+ * are not the object's to change, and they are never exported, pread,
+ * pwritten or mapped through the object.
+ */
+#define I915_GEM_OBJECT_PROXY	BIT(1)
+
+/**
+ * struct i915_gem_object_ops - where an object's pages come from
+ * @name: the kind of backing store, for messages and debugfs
+ * @flags: I915_GEM_OBJECT_SHMEM, I915_GEM_OBJECT_PROXY
+ * @get_pages: make the backing store resident for the GPU: set
+ *	&i915_gem_object.pages (pages the GTT maps for the device itself)
+ *	or &i915_gem_object.sgt (already DMA-mapped for the device); called
+ *	under the object's dma_resv lock by the first page pin; returns 0 or
+ *	a negative errno
+ * @put_pages: undo @get_pages, under the dma_resv lock, by the last unpin
+ * @release: free what the backing store keeps besides its pages, when the
+ *	object is freed (no lock held); may be NULL
+ */
+struct i915_gem_object_ops {
+	const char *name;
+	unsigned int flags;
+	int (*get_pages)(struct i915_gem_object *obj);
+	void (*put_pages)(struct i915_gem_object *obj);
+	void (*release)(struct i915_gem_object *obj);
+};
+
+/**
+ * struct i915_gem_userptr - the user memory behind a USERPTR object
+ * @notifier: tells when the CPU mapping of [@ptr, @ptr + size) changes
+ * @ptr: the user address
+ * @pvec: the user pages pinned by i915_gem_userptr_prepare(), or NULL
+ * @seq: the notifier sequence @pvec was pinned at: once the notifier moved
+ *	past it, @pvec is stale and the next submission pins the pages anew
+ *
+ * @pvec and @seq are under the object's dma_resv lock.
+ */
+struct i915_gem_userptr {
+	struct mmu_interval_notifier notifier;
+	unsigned long ptr;
+	struct page **pvec;
+	unsigned long seq;
+};
+
+/**
+ * enum i915_mmap_type - the kinds of fake offset (MMAP_OFFSET)
+ * @I915_MMAP_TYPE_GTT: through the aperture
+ * @I915_MMAP_TYPE_WC: the pages, write-combined
+ * @I915_MMAP_TYPE_WB: the pages, write-back
+ * @I915_MMAP_TYPE_UC: the pages, uncached
+ * @I915_MMAP_NTYPES: number of types
+ */
+enum i915_mmap_type {
+	I915_MMAP_TYPE_GTT,
+	I915_MMAP_TYPE_WC,
+	I915_MMAP_TYPE_WB,
+	I915_MMAP_TYPE_UC,
+	I915_MMAP_NTYPES,
+};
+
+struct i915_mmap_offset;
+
 /**
  * struct i915_gem_object - a GEM object of this driver
  * @base: the DRM core object, embedded (handles, names, shmem file, resv)
- * @pages: page array while @pages_pin_count > 0, else NULL
+ * @ops: the backing store: shmfs (drm_gem.c), user memory
+ *	(i915_gem_userptr.c) or another driver's dma-buf (i915_gem_dmabuf.c)
+ * @pages: page array while @pages_pin_count > 0, else NULL (also while
+ *	pinned, for a backing store without struct pages: see @sgt)
+ * @sgt: the DMA addresses of a backing store without pages of ours (an
+ *	imported dma-buf's mapped attachment) while @pages_pin_count > 0
+ * @userptr: the user memory of a USERPTR object
  * @pages_pin_count: users of @pages; at zero the pages go back to shmem
  *	and become pageable again
  * @read_domains: I915_GEM_DOMAIN_* bits whose caches may hold the data
@@ -380,6 +480,12 @@ struct i915_request {
  * @exported: a dma-buf of the object was made: the fences of its
  *	dma_resv may leave the driver (set under the dma_resv lock, never
  *	cleared)
+ * @madv: I915_MADV_WILLNEED, I915_MADV_DONTNEED (the contents may be
+ *	dropped) or __I915_MADV_PURGED (they were: the pages are gone for
+ *	good); under the dma_resv lock (see i915_gem_shrinker.c)
+ * @populated: the object has pages in upstream's sense: they were got
+ *	(pinned, read by pread, SET_DOMAIN) and not purged since; only such
+ *	a DONTNEED object keeps its contents (under the dma_resv lock)
  * @gpu_error: -EIO when the last request that used the object failed
  *	because the GPU hung: set by i915_request_wedge(), cleared (under the
  *	dma_resv lock) when a new request takes the object
@@ -388,14 +494,23 @@ struct i915_request {
  * @stride: bytes per row of tiles when tiled, else 0 (same lock)
  * @fence: the fence register describing it, or NULL (under
  *	&i915_fences.lock)
+ * @mmo: the object's fake offset of each &enum i915_mmap_type, NULL until
+ *	MMAP_OFFSET asks (set under the dma_resv lock, freed with the object)
+ * @userfault: a GTT mmap fault mapped the normal binding into user space
+ *	(under &i915_gtt.lock)
+ * @userfault_link: entry in &i915_gtt.userfault while @userfault
+ * @views: the object's partial views (under &i915_gtt.lock)
  *
- * @pages, @pages_pin_count, @read_domains, @write_domain, @cache_level,
- * @gtt_dma, @pin_count and @pin_owner are protected by the object's dma_resv
- * lock (base.resv); binding and unbinding hold it too.
+ * @pages, @sgt, @pages_pin_count, @read_domains, @write_domain,
+ * @cache_level, @gtt_dma, @pin_count and @pin_owner are protected by the
+ * object's dma_resv lock (base.resv); binding and unbinding hold it too.
  */
 struct i915_gem_object {
 	struct drm_gem_object base;
+	const struct i915_gem_object_ops *ops;
 	struct page **pages;
+	struct sg_table *sgt;
+	struct i915_gem_userptr userptr;
 	unsigned int pages_pin_count;
 	u32 read_domains;
 	u32 write_domain;
@@ -409,11 +524,17 @@ struct i915_gem_object {
 	struct list_head evict_link;
 	struct list_head ww_link;
 	bool exported;
+	u32 madv;
+	bool populated;
 	int gpu_error;
 	struct list_head link;
 	u32 tiling;
 	u32 stride;
 	struct i915_fence_reg *fence;
+	struct i915_mmap_offset *mmo[I915_MMAP_NTYPES];
+	bool userfault;
+	struct list_head userfault_link;
+	struct list_head views;
 };
 
 static inline struct i915_gem_object *to_i915_obj(struct drm_gem_object *obj)
@@ -483,7 +604,8 @@ int i915_gtt_bind_locked(struct i915_gem_object *obj,
 void i915_gtt_unbind_locked(struct i915_gem_object *obj);
 int i915_gtt_unbind_idle_locked(struct i915_gem_object *obj);
 void i915_gtt_touch(struct i915_gem_object *obj);
-u64 i915_gtt_place_end(struct i915_gtt *gtt, const struct i915_gtt_place *place);
+u64 i915_gtt_place_end(const struct i915_gtt *gtt,
+		       const struct i915_gtt_place *place);
 int i915_gtt_evict_all(struct i915_device *i915);
 int i915_gtt_set_range(struct i915_device *i915, u64 start, u64 end);
 void i915_gtt_suspend(struct i915_device *i915);
@@ -496,6 +618,8 @@ int i915_gtt_map_kernel(struct i915_device *i915, const dma_addr_t *dma,
 void i915_gtt_remap_kernel(struct i915_device *i915, u32 offset,
 			   const dma_addr_t *dma, unsigned int count,
 			   enum i915_gtt_caching caching);
+dma_addr_t i915_gtt_dma_map_page(struct device *dev, struct page *page);
+void i915_gtt_dma_unmap_page(struct device *dev, dma_addr_t addr);
 void i915_gtt_unmap_kernel(struct i915_device *i915, u32 offset,
 			   unsigned int count);
 
@@ -560,6 +684,7 @@ int i915_request_module_init(void);
 void i915_request_module_exit(void);
 
 /* i915_reset.c: GPU reset, hang policy, reset statistics */
+bool i915_reset_enabled(void);
 void i915_reset_init(struct i915_device *i915);
 void i915_reset_handle(struct i915_device *i915);
 void i915_reset_wedge(struct i915_device *i915);
@@ -632,7 +757,8 @@ int i915_gem_execbuffer2_ioctl(struct drm_device *dev, void *data,
 			       struct drm_file *file);
 
 /* i915_gem_relocate.c (the rest is in i915_gem_execbuffer.h) */
-u64 i915_reloc_stats(void);
+struct seq_file;
+void i915_reloc_stats(struct seq_file *m);
 
 /* i915_gem_evict.c: making room in the GTT */
 bool i915_gem_evict_claim(struct i915_gem_object *obj, struct list_head *list);
@@ -670,6 +796,29 @@ int i915_gem_object_pwrite(struct i915_gem_object *obj, u64 offset,
 			   const void __user *data, u64 size, bool nontemporal);
 unsigned long i915_gem_object_mmap(struct i915_gem_object *obj, u64 offset,
 				   u64 size, bool wc);
+struct i915_gem_object *
+i915_gem_object_create_private(struct i915_device *i915, u64 size,
+			       const struct i915_gem_object_ops *ops,
+			       struct dma_resv *resv);
+
+/* i915_gem_userptr.c: objects on user memory */
+int i915_gem_userptr_ioctl(struct drm_device *dev, void *data,
+			   struct drm_file *file);
+int i915_gem_userptr_prepare(struct i915_gem_object *obj);
+int i915_gem_userptr_validate(struct i915_gem_object *obj);
+bool i915_gem_userptr_stale(struct i915_gem_object *obj);
+void i915_gem_userptr_init(struct i915_device *i915);
+
+static inline bool i915_gem_object_is_userptr(const struct i915_gem_object *obj)
+{
+	return !!obj->userptr.notifier.mm;
+}
+
+/* i915_gem_dmabuf.c: another driver's dma-bufs */
+struct drm_gem_object *i915_gem_prime_import(struct drm_device *dev,
+					     struct dma_buf *dma_buf);
+int i915_gem_dmabuf_copy(struct i915_gem_object *obj, u64 offset,
+			 char __user *user, u64 size, bool write);
 
 /* i915_gem.c: the Intel half of object-level GEM (ioctls) */
 int i915_gem_init(struct i915_device *i915);
@@ -695,6 +844,27 @@ int i915_gem_get_caching_ioctl(struct drm_device *dev, void *data,
 int i915_gem_drop_caches(struct i915_device *i915, u64 mask);
 u64 i915_gem_drop_caches_supported(void);
 void i915_gem_print_objects(struct i915_device *i915, struct drm_printer *p);
+
+/* i915_gem_mman.c: GTT, WC and offset mappings */
+int i915_gem_mmap_offset_ioctl(struct drm_device *dev, void *data,
+			       struct drm_file *file);
+int i915_gem_mmap(struct file *filp, struct vm_area_struct *vma);
+void i915_gem_object_mmap_close(struct drm_gem_object *gem,
+				struct drm_file *file);
+void i915_gem_object_mmap_free(struct i915_gem_object *obj);
+void i915_gem_object_release_mmap_gtt(struct i915_gem_object *obj);
+void i915_gem_mmap_revoke_all(struct i915_device *i915);
+unsigned int i915_gem_mmap_release_views(struct i915_device *i915);
+bool i915_gem_mmap_node_is_view(struct i915_device *i915,
+				const struct drm_mm_node *node);
+/* i915_gem_shrinker.c: MADVISE, purging, the shrinker */
+int i915_gem_madvise_ioctl(struct drm_device *dev, void *data,
+			   struct drm_file *file);
+bool i915_gem_object_is_shmem(const struct i915_gem_object *obj);
+int i915_gem_object_check_pages(struct i915_gem_object *obj, bool populate);
+unsigned long i915_gem_shrink_all(struct i915_device *i915);
+int i915_gem_shrinker_init(struct i915_device *i915);
+void i915_gem_shrinker_fini(struct i915_device *i915);
 
 /* i915_gem_domain.c: memory domains (section 6 of the design) */
 int i915_gem_object_set_to_cpu_domain(struct i915_gem_object *obj,

@@ -47,15 +47,17 @@ static bool range_overflows(u64 offset, u64 size, u64 objsize)
 
 /**
  * i915_gem_init - set up object-level GEM for a device
- * @i915: the device; its object list is already initialised
+ * @i915: the device; its object list and GTT are already initialised
  *
- * Return: 0.
+ * Registers the shrinker (i915_gem_shrinker.c).
+ *
+ * Return: 0 or a negative errno.
  */
 int i915_gem_init(struct i915_device *i915)
 {
 	drm_dbg(&i915->drm, "GEM: shmfs objects, %u-bit DMA\n",
 		i915->info->dma_bits);
-	return 0;
+	return i915_gem_shrinker_init(i915);
 }
 
 /*
@@ -98,6 +100,7 @@ void i915_gem_fini(struct i915_device *i915)
 	struct i915_gem_object *obj;
 	bool dying;
 
+	i915_gem_shrinker_fini(i915);
 	for (;;) {
 		obj = get_bound_object(i915, &dying);
 		if (obj) {
@@ -111,6 +114,8 @@ void i915_gem_fini(struct i915_device *i915)
 			break;
 		}
 	}
+	/* No fault runs any more (unplugged): GTT mmaps' views go too. */
+	i915_gem_mmap_release_views(i915);
 }
 
 /**
@@ -366,11 +371,19 @@ int i915_gem_pread_ioctl(struct drm_device *dev, void *data,
 	if (ret)
 		return ret;
 
+	/* As upstream: user memory is not read through its object. */
+	ret = -EINVAL;
+	if (obj->ops->flags & I915_GEM_OBJECT_PROXY)
+		goto out_put;
 	ret = i915_gem_object_prepare_read(obj, &clflush);
 	if (ret)
 		goto out_put;
-	ret = i915_gem_object_pread(obj, args->offset, user, args->size,
-				    clflush);
+	if (obj->base.import_attach)
+		ret = i915_gem_dmabuf_copy(obj, args->offset, user,
+					   args->size, false);
+	else
+		ret = i915_gem_object_pread(obj, args->offset, user,
+					    args->size, clflush);
 
 out_put:
 	drm_gem_object_put(&obj->base);
@@ -407,11 +420,21 @@ int i915_gem_pwrite_ioctl(struct drm_device *dev, void *data,
 	if (ret)
 		return ret;
 
+	/* As upstream: user memory is not written through its object. */
+	ret = -EINVAL;
+	if (obj->ops->flags & I915_GEM_OBJECT_PROXY)
+		goto out_put;
 	ret = i915_gem_object_prepare_write(obj, &nontemporal);
 	if (ret)
 		goto out_put;
-	ret = i915_gem_object_pwrite(obj, args->offset, user, args->size,
-				     nontemporal);
+	if (obj->base.import_attach) {
+		ret = i915_gem_dmabuf_copy(obj, args->offset, (void __user *)user,
+					   args->size, true);
+		nontemporal = true; /* flushed: the chipset's buffers next */
+	} else {
+		ret = i915_gem_object_pwrite(obj, args->offset, user,
+					     args->size, nontemporal);
+	}
 	if (nontemporal)
 		i915_gem_object_finish_write(obj);
 
@@ -453,7 +476,10 @@ int i915_gem_mmap_ioctl(struct drm_device *dev, void *data,
 	if (!obj)
 		return -ENOENT;
 
-	if (range_overflows(args->offset, args->size, obj->base.size)) {
+	/* As upstream: no shmfs file (userptr, imported dma-buf), no mmap. */
+	if (!(obj->ops->flags & I915_GEM_OBJECT_SHMEM)) {
+		addr = -ENXIO;
+	} else if (range_overflows(args->offset, args->size, obj->base.size)) {
 		drm_dbg(dev, "mmap: 0x%llx+0x%llx beyond 0x%zx\n",
 			args->offset, args->size, obj->base.size);
 		addr = -EINVAL;
@@ -566,6 +592,12 @@ int i915_gem_set_caching_ioctl(struct drm_device *dev, void *data,
 	if (!obj)
 		return -ENOENT;
 
+	/* As upstream: user memory stays snooped, silently for CACHED. */
+	if (obj->ops->flags & I915_GEM_OBJECT_PROXY) {
+		ret = args->caching == I915_CACHING_CACHED ? 0 : -ENXIO;
+		goto out_put;
+	}
+
 	ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
 	if (ret)
 		goto out_put;
@@ -622,9 +654,11 @@ u64 i915_gem_drop_caches_supported(void)
  * every request (a hung GPU's requests have finished with -EIO, which
  * counts as idle here); RETIRE, FREED and RESET_SEQNO then retire what
  * has completed, which drops the requests' object references (objects
- * are freed with their last reference).  BOUND and SHRINK_ALL unbind
- * every object that is not pinned, which gives their pages back to
- * shmfs.  UNBOUND has nothing to do: unbound objects hold no pages.  RCU
+ * are freed with their last reference).  BOUND unbinds every object that
+ * is not pinned, waiting for busy ones, which gives their pages back to
+ * shmfs and purges the DONTNEED ones.  SHRINK_ALL runs the shrinker over
+ * every idle object (i915_gem_shrink_all()).  UNBOUND has nothing to do:
+ * unbound objects hold no pages.  RCU
  * waits for RCU callbacks.  RESET_ACTIVE does nothing more: a hung GPU
  * is reset by the hang check (i915_reset.c), which completes the hung
  * request, so ACTIVE's wait ends.
@@ -646,8 +680,10 @@ int i915_gem_drop_caches(struct i915_device *i915, u64 mask)
 	}
 	if (mask & (I915_DROP_RETIRE | I915_DROP_FREED | I915_DROP_RESET_SEQNO))
 		i915_request_retire(i915);
-	if (mask & (I915_DROP_BOUND | I915_DROP_SHRINK_ALL))
+	if (mask & I915_DROP_BOUND)
 		ret = i915_gtt_evict_all(i915);
+	if (mask & I915_DROP_SHRINK_ALL)
+		i915_gem_shrink_all(i915);
 	if (mask & I915_DROP_RCU)
 		rcu_barrier();
 	return ret;
@@ -665,7 +701,36 @@ static void print_object(struct drm_printer *p, struct i915_gem_object *obj)
 	if (drm_mm_node_allocated(&obj->gtt_node))
 		drm_printf(p, ", gtt 0x%08llx, pins %u", obj->gtt_node.start,
 			   READ_ONCE(obj->pin_count));
+	if (READ_ONCE(obj->madv) == I915_MADV_DONTNEED)
+		drm_printf(p, ", dontneed");
+	else if (READ_ONCE(obj->madv) == __I915_MADV_PURGED)
+		drm_printf(p, ", purged");
 	drm_printf(p, "\n");
+}
+
+/*
+ * The second line: bound objects, and purgeable ones (DONTNEED with
+ * pages, which the shrinker drops first).  Under &i915_device.obj_lock.
+ */
+static void print_counts(struct i915_device *i915, struct drm_printer *p)
+{
+	u64 bound_bytes = 0, purgeable_bytes = 0;
+	u32 bound = 0, purgeable = 0;
+	struct i915_gem_object *obj;
+
+	list_for_each_entry(obj, &i915->objects, link) {
+		if (drm_mm_node_allocated(&obj->gtt_node)) {
+			bound++;
+			bound_bytes += obj->base.size;
+		}
+		if (READ_ONCE(obj->madv) == I915_MADV_DONTNEED &&
+		    READ_ONCE(obj->populated)) {
+			purgeable++;
+			purgeable_bytes += obj->base.size;
+		}
+	}
+	drm_printf(p, "%u bound objects, %llu bytes; %u purgeable objects, %llu bytes\n",
+		   bound, bound_bytes, purgeable, purgeable_bytes);
 }
 
 /**
@@ -674,7 +739,9 @@ static void print_object(struct drm_printer *p, struct i915_gem_object *obj)
  * @p: where to print
  *
  * The first line is "<count> objects, <bytes> bytes", the form igt scans
- * with "%i objects"; then one line per object.  The per-object fields are
+ * with "%i objects"; the second "<n> bound objects, <bytes> bytes; <n>
+ * purgeable objects, <bytes> bytes"; then one line per object.  The
+ * per-object fields are
  * read without the objects' locks: a snapshot, not a consistent one.
  */
 void i915_gem_print_objects(struct i915_device *i915, struct drm_printer *p)
@@ -684,6 +751,7 @@ void i915_gem_print_objects(struct i915_device *i915, struct drm_printer *p)
 	spin_lock(&i915->obj_lock);
 	drm_printf(p, "%u objects, %llu bytes\n", i915->object_count,
 		   i915->object_bytes);
+	print_counts(i915, p);
 	list_for_each_entry(obj, &i915->objects, link)
 		print_object(p, obj);
 	spin_unlock(&i915->obj_lock);

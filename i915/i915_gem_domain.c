@@ -260,6 +260,11 @@ static int prepare_copy(struct i915_gem_object *obj, bool write,
 	if (ret)
 		return ret;
 
+	/* pread gets the pages, as upstream's; pwrite writes shmfs. */
+	ret = i915_gem_object_check_pages(obj, !write);
+	if (ret)
+		goto out_unlock;
+
 	*uncached = false;
 	if (obj_snooped(obj)) {
 		ret = i915_gem_object_set_to_cpu_domain(obj, write);
@@ -292,7 +297,8 @@ out_unlock:
  * Waits for GPU writes and flushes an uncached write domain.  The object
  * keeps its domains: a GPU that writes it again soon needs no flush.
  *
- * Return: 0, or -EINTR/-ERESTARTSYS if a signal came first.
+ * Return: 0, -EFAULT for a purgeable object without pages, or
+ * -EINTR/-ERESTARTSYS if a signal came first.
  */
 int i915_gem_object_prepare_read(struct i915_gem_object *obj, bool *clflush)
 {
@@ -311,7 +317,8 @@ int i915_gem_object_prepare_read(struct i915_gem_object *obj, bool *clflush)
  * object in the CPU write domain is written through the caches, which
  * are flushed when it leaves that domain.
  *
- * Return: 0, or -EINTR/-ERESTARTSYS if a signal came first.
+ * Return: 0, -EFAULT for a purgeable object without pages, or
+ * -EINTR/-ERESTARTSYS if a signal came first.
  */
 int i915_gem_object_prepare_write(struct i915_gem_object *obj,
 				  bool *nontemporal)
@@ -491,7 +498,8 @@ static int set_domain_locked(struct i915_gem_object *obj, u32 read, u32 write)
  *
  * Return: 0; -EINVAL for GPU or unknown domain bits, or a write domain
  * that is not also the only read domain; -ENOENT for a bad handle;
- * -ERESTARTSYS or -EINTR on a signal; -ENOMEM.
+ * -EFAULT for a purged object (see i915_gem_shrinker.c); -ERESTARTSYS or
+ * -EINTR on a signal; -ENOMEM.
  */
 int i915_gem_set_domain_ioctl(struct drm_device *dev, void *data,
 			      struct drm_file *file)
@@ -514,10 +522,20 @@ int i915_gem_set_domain_ioctl(struct drm_device *dev, void *data,
 	if (ret)
 		goto out_put;
 
+	/* As upstream: user memory has no domains, only pages to check. */
+	if (i915_gem_object_is_userptr(obj)) {
+		ret = i915_gem_userptr_validate(obj);
+		if (!ret)
+			ret = i915_gem_object_wait(obj, write);
+		goto out_put;
+	}
+
 	ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
 	if (ret)
 		goto out_put;
-	ret = set_domain_locked(obj, read, write);
+	ret = i915_gem_object_check_pages(obj, true);
+	if (!ret)
+		ret = set_domain_locked(obj, read, write);
 	dma_resv_unlock(obj->base.resv);
 
 out_put:

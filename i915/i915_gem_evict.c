@@ -37,6 +37,11 @@
 #include "i915_reg.h"
 #include "i915_trace.h"
 
+static struct i915_device *gtt_to_i915(struct i915_gtt *gtt)
+{
+	return container_of(gtt, struct i915_device, gtt);
+}
+
 /*
  * May the scan consider @obj?  Under the GTT lock; @pin_count is read
  * without the object's lock and checked again once it is taken.
@@ -227,6 +232,11 @@ static int evict_claim_range(struct i915_gtt *gtt, u64 start, u64 end,
 		if ((node->start + node->size == start ||
 		     node->start == end) && node->color == color)
 			continue;
+		/* A GTT mmap's partial view: the caller drops those first. */
+		if (i915_gem_mmap_node_is_view(gtt_to_i915(gtt), node)) {
+			ret = -EAGAIN;
+			break;
+		}
 		obj = container_of(node, struct i915_gem_object, gtt_node);
 		if (READ_ONCE(obj->pin_count)) {
 			ret = -ENOSPC;

@@ -20,6 +20,8 @@
  */
 
 #include <uapi/drm/i915_drm.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/sort.h>
@@ -67,35 +69,41 @@ err:
 	return -EINVAL;
 }
 
-static int cmp_ptr(const void *a, const void *b)
+/*
+ * Slots of the hash tables of an execbuffer (objects, handles): a power
+ * of two, at least twice the list, so that linear probing stays short.
+ * Hashing instead of sorting: no comparison through a function pointer,
+ * one pass over the list.
+ */
+static unsigned int exec_hash_bits(const struct i915_exec *eb)
 {
-	uintptr_t x = (uintptr_t)*(void * const *)a;
-	uintptr_t y = (uintptr_t)*(void * const *)b;
-
-	return x < y ? -1 : x > y;
+	return ilog2(roundup_pow_of_two(2 * (unsigned long)eb->count));
 }
 
 /* An object listed twice, under one handle or two, is -EINVAL. */
 static int exec_check_duplicates(struct i915_exec *eb)
 {
-	struct i915_gem_object **objs;
+	unsigned int bits = exec_hash_bits(eb);
+	unsigned long mask = BIT(bits) - 1, h;
+	struct i915_gem_object **slots, *obj;
 	unsigned int i;
 	int ret = 0;
 
-	objs = kvmalloc_array(eb->count, sizeof(*objs), GFP_KERNEL_ACCOUNT);
-	if (!objs)
+	slots = kvcalloc(mask + 1, sizeof(*slots), GFP_KERNEL_ACCOUNT);
+	if (!slots)
 		return -ENOMEM;
-	for (i = 0; i < eb->count; i++)
-		objs[i] = eb->objects[i].obj;
-	sort(objs, eb->count, sizeof(*objs), cmp_ptr, NULL);
-	for (i = 1; i < eb->count; i++) {
-		if (objs[i] == objs[i - 1]) {
-			drm_dbg(&eb->i915->drm, "exec: object listed twice\n");
-			ret = -EINVAL;
-			break;
+	for (i = 0; i < eb->count && !ret; i++) {
+		obj = eb->objects[i].obj;
+		for (h = hash_ptr(obj, bits); slots[h]; h = (h + 1) & mask) {
+			if (slots[h] == obj) {
+				drm_dbg(&eb->i915->drm, "exec: object listed twice\n");
+				ret = -EINVAL;
+				break;
+			}
 		}
+		slots[h] = obj;
 	}
-	kvfree(objs);
+	kvfree(slots);
 	return ret;
 }
 
@@ -125,6 +133,11 @@ static int exec_check_fixed_overlap(struct i915_exec *eb, bool colors)
 	unsigned int i, n = 0;
 	int ret = 0;
 
+	for (i = 0; i < eb->count && n < 2; i++)
+		n += !!(eb->objects[i].flags & EXEC_OBJECT_PINNED);
+	if (n < 2)
+		return 0;	/* nothing to overlap */
+	n = 0;
 	fixed = kvmalloc_array(eb->count, sizeof(*fixed), GFP_KERNEL_ACCOUNT);
 	if (!fixed)
 		return -ENOMEM;
@@ -149,34 +162,56 @@ static int exec_check_fixed_overlap(struct i915_exec *eb, bool colors)
 	return ret;
 }
 
-/* sort(): two &struct i915_exec_handle by handle. */
-static int cmp_exec_handles(const void *a, const void *b)
-{
-	u32 x = ((const struct i915_exec_handle *)a)->handle;
-	u32 y = ((const struct i915_exec_handle *)b)->handle;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Handles sorted, for relocations that name their target by handle. */
+/*
+ * Handles hashed, for relocations that name their target by handle.
+ * After exec_check_duplicates(), every handle is in the list once.
+ */
 static int exec_build_handles(struct i915_exec *eb)
 {
+	unsigned int bits = exec_hash_bits(eb);
+	unsigned long mask = BIT(bits) - 1, h;
 	unsigned int i;
+	u32 handle;
 
 	if (eb->flags & I915_EXEC_HANDLE_LUT)
 		return 0;
 
-	eb->handles = kvmalloc_array(eb->count, sizeof(*eb->handles),
-				     GFP_KERNEL_ACCOUNT);
+	eb->handles = kvcalloc(mask + 1, sizeof(*eb->handles),
+			       GFP_KERNEL_ACCOUNT);
 	if (!eb->handles)
 		return -ENOMEM;
+	eb->handles_mask = mask;
+	eb->handles_bits = bits;
 	for (i = 0; i < eb->count; i++) {
-		eb->handles[i].handle = eb->objects[i].handle;
-		eb->handles[i].index = i;
+		handle = eb->objects[i].handle;
+		for (h = hash_32(handle, bits); eb->handles[h].handle;
+		     h = (h + 1) & mask)
+			;
+		eb->handles[h].handle = handle;
+		eb->handles[h].index = i;
 	}
-	sort(eb->handles, eb->count, sizeof(*eb->handles), cmp_exec_handles,
-	     NULL);
 	return 0;
+}
+
+/**
+ * i915_exec_handle_index - find a handle in the object list
+ * @eb: the execbuffer, after i915_exec_lookup(), without
+ *	I915_EXEC_HANDLE_LUT
+ * @handle: a relocation's target handle
+ *
+ * Return: the handle's index in @eb->objects, or -ENOENT.
+ */
+int i915_exec_handle_index(const struct i915_exec *eb, u32 handle)
+{
+	unsigned long mask = eb->handles_mask, h;
+
+	if (!handle)
+		return -ENOENT;
+	for (h = hash_32(handle, eb->handles_bits); eb->handles[h].handle;
+	     h = (h + 1) & mask)
+		if (eb->handles[h].handle == handle)
+			return eb->handles[h].index;
+	return -ENOENT;
 }
 
 /**
@@ -185,7 +220,7 @@ static int exec_build_handles(struct i915_exec *eb)
  *
  * Each handle is looked up once, in list order, and its entry checked;
  * then the list as a whole: no object twice, no overlapping softpinned
- * objects.  Builds the sorted handle table relocations use (unless
+ * objects.  Builds the handle table relocations use (unless
  * I915_EXEC_HANDLE_LUT).
  *
  * Return: 0; -ENOENT for a handle that names nothing; -EINVAL for unknown

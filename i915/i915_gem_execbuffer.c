@@ -26,8 +26,9 @@
  *    (i915_reloc_check(); with I915_EXEC_NO_RELOC not here but only if
  *    phase 4 moves an object: exec_check_relocs_late() drops the locks,
  *    does it and phase 4 starts over), and the batch range is checked
- *    (i915_exec_check_batch()).  An execbuffer rejected so far has had no
- *    effect at all.  Then the fences to wait for are waited for, still
+ *    (i915_exec_check_batch()), and userptr objects get their user pages
+ *    pinned (i915_exec_userptr_prepare()).  An execbuffer rejected so far
+ *    has had no effect at all.  Then the fences to wait for are waited for, still
  *    without a lock: the FENCE_IN (or FENCE_SUBMIT) sync_file, the
  *    syncobjs' (exec_await_syncobjs()), and the fences of other
  *    drivers in the objects' dma_resv (exec_await()); the ring's own
@@ -52,9 +53,13 @@
  * 5. Relocation (i915_reloc_apply(), skipped for NO_RELOC while nothing
  *    moved): stale presumed offsets are patched into the source objects,
  *    after each source went idle.  A relocation
- *    chunk not resident in memory: every lock dropped, the chunk faulted
- *    in (i915_reloc_fault_in()), phase 4 again.
- * 6. Domains: section 7.3.1 B (exec_domains()): CPU-written objects are
+ *    chunk not resident in memory: every lock dropped and the acquire
+ *    context ended, the chunk faulted in (i915_reloc_fault_in()), phase 4
+ *    again in a new context.
+ * 6. Userptr pages still current (i915_exec_userptr_begin(), which holds
+ *    &i915_device.userptr_sem until phase 8 is done; stale ones: phases
+ *    4 to 8 again after pinning them anew).  Domains: section 7.3.1 B
+ *    (exec_domains()): CPU-written objects are
  *    clflushed, and the GPU caches to flush and invalidate are gathered.
  * 7. Emission, under the ring lock (exec_emit()): one MI_FLUSH with the
  *    gathered bits, the batch (MI_BATCH_BUFFER_START, non-secure unless a
@@ -899,12 +904,21 @@ static int exec_locked(struct i915_exec *eb)
 			ret = i915_reloc_apply(eb);
 		if (ret != -EAGAIN || !eb->reloc_fault)
 			break;
-		/* A relocation chunk was not resident: fault it in unlocked. */
-		i915_ww_unlock_all(&eb->ww);
+		/*
+		 * A relocation chunk was not resident: fault it in with no
+		 * lock held and the acquire context ended, as for a late
+		 * check (a fault takes mmap_lock, which lockdep orders
+		 * before the context); a new context for the next pass.
+		 */
+		i915_ww_fini(&eb->ww);
 		ret = i915_reloc_fault_in(eb);
+		i915_ww_init(&eb->ww);
 		if (ret)
 			break;
 	}
+	/* Userptr pages current from here until the fence is published. */
+	if (!ret)
+		ret = i915_exec_userptr_begin(eb);
 	if (!ret) {
 		exec_domains(eb);
 		ret = i915_exec_pin_fences(eb);
@@ -915,6 +929,7 @@ static int exec_locked(struct i915_exec *eb)
 		exec_publish(eb);
 	/* After the publish: a steal waits for what is in the dma_resv. */
 	i915_exec_unpin_fences(eb);
+	i915_exec_userptr_end(eb);
 
 	i915_ww_fini(&eb->ww);
 	return ret;
@@ -1025,6 +1040,9 @@ static int exec_prepare(struct i915_exec *eb)
 	int ret;
 
 	ret = i915_exec_lookup(eb);
+	/* Userptr objects: their user pages pinned, before any lock. */
+	if (!ret)
+		ret = i915_exec_userptr_prepare(eb);
 	/* NO_RELOC: the relocations are read only if an object moves. */
 	if (!ret && !(eb->flags & I915_EXEC_NO_RELOC)) {
 		ret = i915_reloc_check(eb);
@@ -1049,6 +1067,7 @@ static int exec_prepare(struct i915_exec *eb)
 /* Everything after the copy-in of the object list, for both versions. */
 static int exec_run(struct i915_exec *eb, u64 context, u64 *rsvd2)
 {
+	unsigned int tries = 0;
 	int ret;
 
 	ret = exec_check_submit(eb, context);
@@ -1056,8 +1075,12 @@ static int exec_run(struct i915_exec *eb, u64 context, u64 *rsvd2)
 		ret = exec_get_fences(eb, *rsvd2);
 	if (!ret)
 		ret = exec_prepare(eb);
-	if (!ret)
-		ret = exec_locked(eb);
+	if (!ret) {
+		/* Userptr pages that went stale meanwhile: pinned again. */
+		do {
+			ret = exec_locked(eb);
+		} while (i915_exec_userptr_retry(eb, ret, tries++));
+	}
 
 	i915_reloc_write_back(eb);
 	if (ret)

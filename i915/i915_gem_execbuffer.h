@@ -56,6 +56,9 @@ struct i915_exec_syncobj {
  * @gpu_error: the object's &i915_gem_object.gpu_error, kept while
  *	emission may still fail
  * @patched: a relocation was written into the object
+ * @relocs_stale: i915_reloc_check() read an entry whose presumed_offset
+ *	is not its target's offset in the list: i915_reloc_apply() must
+ *	read this object's entries again even if no object moved
  */
 struct i915_exec_object {
 	struct i915_gem_object *obj;
@@ -72,11 +75,12 @@ struct i915_exec_object {
 	u32 write_domain;
 	int gpu_error;
 	bool patched;
+	bool relocs_stale;
 };
 
 /**
  * struct i915_exec_handle - a handle of the object list and its index
- * @handle: the user's handle
+ * @handle: the user's handle (0, which no object has: a free slot)
  * @index: its entry in &i915_exec.objects
  */
 struct i915_exec_handle {
@@ -90,8 +94,11 @@ struct i915_exec_handle {
  * @file: the submitting client
  * @objects: the object list, copied in
  * @count: entries in @objects
- * @handles: @objects' handles sorted, for relocations that name their
- *	target by handle (NULL with I915_EXEC_HANDLE_LUT)
+ * @handles: @objects' handles hashed (open addressing, linear probing),
+ *	for relocations that name their target by handle (NULL with
+ *	I915_EXEC_HANDLE_LUT): see i915_exec_handle_index()
+ * @handles_mask: @handles has @handles_mask + 1 slots, a power of two
+ * @handles_bits: log2 of that
  * @batch: index of the batch in @objects
  * @flags: I915_EXEC_* flags (v1: I915_EXEC_RENDER)
  * @batch_start: byte offset of the first command in the batch
@@ -121,6 +128,9 @@ struct i915_exec_handle {
  * @reloc_fault: the relocation chunk i915_reloc_apply() could not read
  *	without a page fault (it answered -EAGAIN)
  * @reloc_fault_len: its length in bytes
+ * @userptr: the list has userptr objects (i915_gem_userptr.c)
+ * @userptr_held: &i915_device.userptr_sem is held for reading, from the
+ *	check of the userptr pages to the publication of the fence
  */
 struct i915_exec {
 	struct i915_device *i915;
@@ -128,6 +138,8 @@ struct i915_exec {
 	struct i915_exec_object *objects;
 	unsigned int count;
 	struct i915_exec_handle *handles;
+	unsigned long handles_mask;
+	unsigned int handles_bits;
 	unsigned int batch;
 	u64 flags;
 	u32 batch_start;
@@ -150,6 +162,8 @@ struct i915_exec {
 	bool emitted;
 	const void __user *reloc_fault;
 	size_t reloc_fault_len;
+	bool userptr;
+	bool userptr_held;
 };
 
 /* i915_gem_exec_objects.c: the object list of one execbuffer */
@@ -161,6 +175,14 @@ void i915_exec_unpin_fences(struct i915_exec *eb);
 
 /* Flags of &i915_exec_object.flags beyond the user's: a fence is pinned. */
 #define __EXEC_OBJECT_HAS_FENCE		BIT_ULL(63)
+int i915_exec_handle_index(const struct i915_exec *eb, u32 handle);
+
+/* i915_gem_userptr.c: the userptr objects of one execbuffer */
+int i915_exec_userptr_prepare(struct i915_exec *eb);
+int i915_exec_userptr_begin(struct i915_exec *eb);
+void i915_exec_userptr_end(struct i915_exec *eb);
+bool i915_exec_userptr_retry(struct i915_exec *eb, int ret,
+			     unsigned int tries);
 
 /* i915_gem_relocate.c: the relocations of one execbuffer */
 int i915_reloc_check(struct i915_exec *eb);

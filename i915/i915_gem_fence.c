@@ -220,7 +220,8 @@ void i915_gem_object_fence_place(struct i915_gem_object *obj,
 	place->alignment = max(place->alignment,
 			       i915_gem_fence_alignment(i915, size, obj->tiling,
 							obj->stride));
-	place->mappable = true;
+	if (!place->end || place->end > i915->hw.mappable_end)
+		place->end = i915->hw.mappable_end;
 }
 
 /**

@@ -6,29 +6,39 @@
  * execbuffer path calls at different times:
  *
  * 1. i915_reloc_check(), before any driver lock: each object's array of
- *    &struct drm_i915_gem_relocation_entry is read in chunks of
- *    %RELOC_CHUNK entries and each entry checked: its target must be in
+ *    &struct drm_i915_gem_relocation_entry is read in chunks (a page of
+ *    entries at a time, see &struct reloc_buf) and each entry checked:
+ *    its target must be in
  *    the object list (unlike 2008, where "the kernel doesn't check for
  *    this"); the offset must be 4-byte aligned with the dword inside the
  *    source object; the domains must be GPU domains, with at most one
  *    write domain, contained in the read domains and the same for every
  *    entry that writes the target.  The domains are unioned into the
- *    targets.  A rejected execbuffer has changed nothing.
+ *    targets.  An entry whose presumed_offset is not its target's offset
+ *    in the list marks its object's relocations stale.  A rejected
+ *    execbuffer has changed nothing.
  *    With I915_EXEC_NO_RELOC the user vouches for every address, and
  *    as upstream not one entry is read (nor its count bounded) unless
  *    phase 4 of the execbuffer moves some object: then this step runs
  *    late, every lock dropped, over every object's relocations (not
  *    only those naming the object that moved), and step 2 follows.
- * 2. i915_reloc_apply(), with every object locked and bound: the arrays
- *    are read again, chunk by chunk, and each entry checked again (the
- *    user may have changed it meanwhile).  An entry whose presumed_offset
- *    is the target's current address is left alone (the design's fast
- *    path, and upstream's), though still checked, offset included, where
- *    upstream skips its offset check; any other gets target address +
- *    delta written at its offset,
- *    after the source object went idle (the GPU may still be reading the
- *    previous contents), through a kernel mapping of the page.
- *    reloc_patch() is the only code that writes.
+ * 2. i915_reloc_apply(), with every object locked and bound.  If no
+ *    object moved (each is bound at its list offset), an object whose
+ *    relocations step 1 found all right has nothing to patch and its
+ *    array is not read again: valid relocations are read once, as
+ *    upstream reads them once.  (A user who rewrites the array meanwhile
+ *    only loses patches of their own batch; nothing is written.)  The
+ *    other arrays are read again, chunk by chunk, and each entry checked
+ *    again (the user may have changed it meanwhile).  An entry whose
+ *    presumed_offset is the target's current address is left alone (the
+ *    design's fast path, and upstream's), though still checked, offset
+ *    included, where upstream skips its offset check; any other gets
+ *    target address + delta written at its offset, after the source
+ *    object went idle (the GPU may still be reading the previous
+ *    contents), through a kernel mapping of the page that consecutive
+ *    entries in the same page share (one kmap per page, each cache line
+ *    flushed before its first write, the written range once at the end
+ *    of the page).  reloc_patch() is the only code that writes.
  * 3. i915_reloc_write_back(), after every lock is dropped: the entries
  *    of each patched object get the target's address as presumed_offset
  *    in user memory, as upstream does, so that the next execbuffer takes
@@ -42,29 +52,32 @@
  * Memory: no relocation array is copied into the kernel.  One execbuffer
  * may name INT_MAX / 32 relocations (2 GiB); a whole copy was 2 GiB of
  * kernel memory charged to nobody, pinned for the length of the call.
- * Each pass holds one chunk, on the stack (512 bytes), whatever the
- * count; the price is reading the arrays two or three times (the second
- * read, under the locks, is what upstream's fast path does anyway).
+ * Each pass holds one chunk, a page (128 entries) or, if none can be
+ * had, 16 entries on the stack, whatever the count; the price is reading
+ * stale arrays two or three times.  Targets named by handle are found
+ * in the list's hash of handles (i915_exec_handle_index()), the last one
+ * remembered, as consecutive entries mostly name the same target.
  *
  * Reading user memory under the driver's locks: a page fault under a
  * dma_resv lock would take mmap_lock inside it, the lock order the rest
  * of the driver inverts (mmap faults lock objects under mmap_lock).  So
  * step 2 reads with page faults disabled (copy_from_user_nofault()):
  * a chunk that is not resident fails with -EAGAIN, and the execbuffer
- * drops every lock, faults the chunk in (i915_reloc_fault_in()) and
- * starts phase 4 over.  Entries patched before are patched again with
+ * drops every lock and ends its acquire context (lockdep orders
+ * mmap_lock before it too), faults the chunk in (i915_reloc_fault_in())
+ * and starts phase 4 over in a new context.  Entries patched before are patched again with
  * the same value or the target's new address: patching is idempotent.
  * Only a chunk that cannot be faulted in at all is -EFAULT.
  */
 
 #include <drm/drm_cache.h>
 #include <uapi/drm/i915_drm.h>
-#include <linux/bsearch.h>
 #include <linux/dma-resv.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/pagemap.h>
+#include <linux/seq_file.h>
 #include <linux/uaccess.h>
 
 #include "i915_drv.h"
@@ -75,9 +88,17 @@
 
 /* Entries read at a time: 512 bytes of stack, as upstream's fast path. */
 #define RELOC_CHUNK	16
+/* Entries read at a time into a page, when a pass can have one. */
+#define RELOC_PAGE_CHUNK \
+	(PAGE_SIZE / sizeof(struct drm_i915_gem_relocation_entry))
 
 /* Chunks faulted in again after a locked read missed them (debugfs). */
 static atomic64_t reloc_refaults = ATOMIC64_INIT(0);
+/* Entries copied from user memory, by any pass (debugfs). */
+static atomic64_t reloc_entries_read = ATOMIC64_INIT(0);
+/* Entries patched, and the kernel mappings of pages they needed (debugfs). */
+static atomic64_t reloc_patched = ATOMIC64_INIT(0);
+static atomic64_t reloc_page_maps = ATOMIC64_INIT(0);
 
 /*
  * More relocations than this driver takes.  Upstream reads them in place
@@ -102,37 +123,99 @@ static int reloc_too_many(struct i915_exec *eb)
 	return -EINVAL;
 }
 
-/* Entries @first.. of @eo's array, at most RELOC_CHUNK: how many. */
+/*
+ * Where one pass reads the entries: a page (RELOC_PAGE_CHUNK entries a
+ * copy) when some array is longer than RELOC_CHUNK and a page can be
+ * had, else the RELOC_CHUNK entries on the caller's stack.  Either way
+ * the copy is bounded, whatever the count.
+ */
+struct reloc_buf {
+	struct drm_i915_gem_relocation_entry *entries;
+	unsigned int len;
+	bool allocated;
+};
+
+static void reloc_buf_init(struct reloc_buf *buf, const struct i915_exec *eb,
+			   struct drm_i915_gem_relocation_entry *stack)
+{
+	unsigned int i;
+
+	buf->entries = stack;
+	buf->len = RELOC_CHUNK;
+	buf->allocated = false;
+	for (i = 0; i < eb->count; i++)
+		if (eb->objects[i].relocation_count > RELOC_CHUNK)
+			break;
+	if (i == eb->count)
+		return;
+	/* No new way to fail: without the page, the stack will do. */
+	buf->entries = kmalloc(PAGE_SIZE, GFP_KERNEL | __GFP_NORETRY |
+					  __GFP_NOWARN);
+	if (!buf->entries) {
+		buf->entries = stack;
+		return;
+	}
+	buf->len = RELOC_PAGE_CHUNK;
+	buf->allocated = true;
+}
+
+static void reloc_buf_fini(struct reloc_buf *buf)
+{
+	if (buf->allocated)
+		kfree(buf->entries);
+}
+
+/* Copy @n entries from @user into @buf, counted; 0 or -EFAULT. */
+static int reloc_buf_read(struct reloc_buf *buf,
+			  const struct drm_i915_gem_relocation_entry __user *user,
+			  unsigned int n, bool nofault)
+{
+	size_t len = n * sizeof(*buf->entries);
+
+	if (nofault ? copy_from_user_nofault(buf->entries, user, len) :
+		      copy_from_user(buf->entries, user, len))
+		return -EFAULT;
+	atomic64_add(n, &reloc_entries_read);
+	return 0;
+}
+
+/* Entries @first.. of @eo's array, at most @buf's length: how many. */
 static unsigned int reloc_chunk_len(const struct i915_exec_object *eo,
-				    unsigned int first)
+				    unsigned int first,
+				    const struct reloc_buf *buf)
 {
-	return min_t(unsigned int, eo->relocation_count - first, RELOC_CHUNK);
+	return min(eo->relocation_count - first, buf->len);
 }
 
-/* bsearch(): a u32 handle against a &struct i915_exec_handle. */
-static int cmp_handle_to_exec_handle(const void *key, const void *elt)
-{
-	u32 handle = *(const u32 *)key;
-	const struct i915_exec_handle *h = elt;
+/*
+ * The last target found by handle in one pass: consecutive entries
+ * mostly name the same target, which then costs no search.
+ */
+struct reloc_last {
+	u32 handle;
+	int index;	/* -1: none yet */
+};
 
-	if (handle < h->handle)
-		return -1;
-	return handle > h->handle;
-}
+#define RELOC_LAST_INIT	{ .index = -1 }
 
 /* The index of the target of @reloc in the object list, or -ENOENT. */
-static int reloc_target(const struct i915_exec *eb,
+static int reloc_target(const struct i915_exec *eb, struct reloc_last *last,
 			const struct drm_i915_gem_relocation_entry *reloc)
 {
-	const struct i915_exec_handle *h;
+	int index;
 
 	if (eb->flags & I915_EXEC_HANDLE_LUT)
 		return reloc->target_handle < eb->count ?
 		       reloc->target_handle : -ENOENT;
 
-	h = bsearch(&reloc->target_handle, eb->handles, eb->count,
-		    sizeof(*eb->handles), cmp_handle_to_exec_handle);
-	return h ? h->index : -ENOENT;
+	if (last->index >= 0 && last->handle == reloc->target_handle)
+		return last->index;
+	index = i915_exec_handle_index(eb, reloc->target_handle);
+	if (index >= 0) {
+		last->handle = reloc->target_handle;
+		last->index = index;
+	}
+	return index;
 }
 
 /* Domains: GPU only, one write domain, write within read. */
@@ -149,14 +232,14 @@ static bool reloc_domains_valid(const struct drm_i915_gem_relocation_entry *r)
  * Check one entry of @src's relocations against the list (see the DOC);
  * return its target's index in the list, or -errno.
  */
-static int reloc_validate(const struct i915_exec *eb,
+static int reloc_validate(const struct i915_exec *eb, struct reloc_last *last,
 			  const struct i915_exec_object *src,
 			  const struct drm_i915_gem_relocation_entry *reloc)
 {
 	struct drm_device *dev = &eb->i915->drm;
 	int index;
 
-	index = reloc_target(eb, reloc);
+	index = reloc_target(eb, last, reloc);
 	if (index < 0) {
 		drm_dbg(dev, "exec: reloc target %u not in the list\n",
 			reloc->target_handle);
@@ -176,14 +259,18 @@ static int reloc_validate(const struct i915_exec *eb,
 	return index;
 }
 
-/* Validate one entry and union its domains into its target. */
-static int reloc_check_one(struct i915_exec *eb, struct i915_exec_object *src,
+/*
+ * Validate one entry and union its domains into its target; note a
+ * presumed offset that is not the target's offset in the list.
+ */
+static int reloc_check_one(struct i915_exec *eb, struct reloc_last *last,
+			   struct i915_exec_object *src,
 			   const struct drm_i915_gem_relocation_entry *reloc)
 {
 	struct i915_exec_object *target;
 	int index;
 
-	index = reloc_validate(eb, src, reloc);
+	index = reloc_validate(eb, last, src, reloc);
 	if (index < 0)
 		return index;
 
@@ -196,6 +283,8 @@ static int reloc_check_one(struct i915_exec *eb, struct i915_exec_object *src,
 	}
 	target->read_domains |= reloc->read_domains;
 	target->write_domain |= reloc->write_domain;
+	if (reloc->presumed_offset != target->offset)
+		src->relocs_stale = true;
 	return 0;
 }
 
@@ -213,53 +302,98 @@ static int reloc_check_one(struct i915_exec *eb, struct i915_exec_object *src,
  */
 int i915_reloc_check(struct i915_exec *eb)
 {
-	struct drm_i915_gem_relocation_entry chunk[RELOC_CHUNK];
+	struct drm_i915_gem_relocation_entry stack[RELOC_CHUNK];
+	struct reloc_last last = RELOC_LAST_INIT;
 	struct i915_exec_object *src;
 	unsigned int i, j, k, n;
+	struct reloc_buf buf;
 	u64 total = 0;
-	int ret;
+	int ret = 0;
 
-	for (i = 0; i < eb->count; i++)
+	for (i = 0; i < eb->count; i++) {
 		total += eb->objects[i].relocation_count;
+		eb->objects[i].relocs_stale = false;
+	}
 	if (total > I915_RELOC_MAX) {
 		drm_dbg(&eb->i915->drm, "exec: %llu relocations\n", total);
 		return reloc_too_many(eb);
 	}
 
-	for (i = 0; i < eb->count; i++) {
+	reloc_buf_init(&buf, eb, stack);
+	for (i = 0; i < eb->count && !ret; i++) {
 		src = &eb->objects[i];
-		for (j = 0; j < src->relocation_count; j += n) {
-			n = reloc_chunk_len(src, j);
-			if (copy_from_user(chunk, &src->user_relocs[j],
-					   n * sizeof(*chunk)))
-				return -EFAULT;
-			for (k = 0; k < n; k++) {
-				ret = reloc_check_one(eb, src, &chunk[k]);
-				if (ret)
-					return ret;
-			}
+		for (j = 0; j < src->relocation_count && !ret; j += n) {
+			n = reloc_chunk_len(src, j, &buf);
+			ret = reloc_buf_read(&buf, &src->user_relocs[j], n,
+					     false);
+			if (ret)
+				break;
+			for (k = 0; k < n && !ret; k++)
+				ret = reloc_check_one(eb, &last, src,
+						      &buf.entries[k]);
 			cond_resched();
 		}
 	}
-	return 0;
+	reloc_buf_fini(&buf);
+	return ret;
+}
+
+/*
+ * The page of a source object that entries are being patched in, kept
+ * mapped while consecutive entries fall into it: one kmap per page, not
+ * per entry.  @lo..@hi are the bytes written, written back from the CPU
+ * cache once, when the page is unmapped; @line is the cache line (in
+ * %L1_CACHE_BYTES units) flushed last before a write.
+ */
+struct reloc_map {
+	struct page *page;
+	void *vaddr;
+	unsigned int lo, hi;
+	int line;
+};
+
+/* Write back what was patched in the mapped page, and unmap it. */
+static void reloc_unmap(struct reloc_map *map)
+{
+	if (!map->vaddr)
+		return;
+	drm_clflush_virt_range(map->vaddr + map->lo, map->hi - map->lo);
+	kunmap_local(map->vaddr);
+	map->vaddr = NULL;
+	map->page = NULL;
 }
 
 /*
  * The patcher: write @value at byte @offset of @obj through a kernel
  * mapping of the page.  The object's pages are pinned (it is bound) and
- * memory is what the GPU reads, so the cache line is dropped before the
- * write (it may hold stale data) and written back after it.
+ * memory is what the GPU reads, so each cache line is dropped before its
+ * first write (it may hold stale data) and written back once the page is
+ * done with (reloc_unmap()).
  */
-static void reloc_patch(struct i915_gem_object *obj, u64 offset, u32 value)
+static void reloc_patch(struct reloc_map *map, struct i915_gem_object *obj,
+			u64 offset, u32 value)
 {
 	struct page *page = obj->pages[offset >> PAGE_SHIFT];
-	u32 *vaddr = kmap_local_page(page);
-	u32 *dword = vaddr + offset_in_page(offset) / sizeof(u32);
+	unsigned int in_page = offset_in_page(offset);
+	int line = in_page / L1_CACHE_BYTES;
 
-	drm_clflush_virt_range(dword, sizeof(*dword));
-	WRITE_ONCE(*dword, value);
-	drm_clflush_virt_range(dword, sizeof(*dword));
-	kunmap_local(vaddr);
+	if (page != map->page) {
+		reloc_unmap(map);
+		atomic64_inc(&reloc_page_maps);
+		map->vaddr = kmap_local_page(page);
+		map->page = page;
+		map->lo = in_page;
+		map->hi = in_page;
+		map->line = -1;
+	}
+	if (line != map->line) {
+		drm_clflush_virt_range(map->vaddr + line * L1_CACHE_BYTES,
+				       L1_CACHE_BYTES);
+		map->line = line;
+	}
+	WRITE_ONCE(*(u32 *)(map->vaddr + in_page), value);
+	map->lo = min(map->lo, in_page);
+	map->hi = max_t(unsigned int, map->hi, in_page + sizeof(u32));
 }
 
 /* Wait until the GPU no longer uses @obj, before its contents change. */
@@ -275,42 +409,46 @@ static int reloc_wait_idle(struct i915_gem_object *obj)
 }
 
 /* Patch one entry if its presumed offset is stale. */
-static int reloc_apply_one(struct i915_exec *eb, struct i915_exec_object *src,
+static int reloc_apply_one(struct i915_exec *eb, struct reloc_last *last,
+			   struct reloc_map *map, struct i915_exec_object *src,
 			   const struct drm_i915_gem_relocation_entry *reloc)
 {
 	u64 target_offset;
 	int index, ret;
 
-	index = reloc_validate(eb, src, reloc);
+	index = reloc_validate(eb, last, src, reloc);
 	if (index < 0)
 		return index;
 	target_offset = eb->objects[index].offset;
 	if (reloc->presumed_offset == target_offset)
 		return 0;
 
+	/* An imported dma-buf has no pages of ours to patch through. */
+	if (!src->obj->pages)
+		return -ENODEV;
 	if (!src->patched) {
 		ret = reloc_wait_idle(src->obj);
 		if (ret)
 			return ret;
 		src->patched = true;
 	}
-	reloc_patch(src->obj, reloc->offset,
+	reloc_patch(map, src->obj, reloc->offset,
 		    lower_32_bits(target_offset + reloc->delta));
+	atomic64_inc(&reloc_patched);
 	return 0;
 }
 
 /*
- * Read entries @first.. of @src's array (at most RELOC_CHUNK) into
- * @chunk without taking a page fault: the caller holds dma_resv locks.
+ * Read entries @first.. of @src's array (at most @buf's length) into
+ * @buf without taking a page fault: the caller holds dma_resv locks.
  * Return: how many, or -EAGAIN if they are not resident.
  */
 static int reloc_read_locked(struct i915_exec_object *src, unsigned int first,
-			     struct drm_i915_gem_relocation_entry *chunk)
+			     struct reloc_buf *buf)
 {
-	unsigned int n = reloc_chunk_len(src, first);
+	unsigned int n = reloc_chunk_len(src, first, buf);
 
-	if (copy_from_user_nofault(chunk, &src->user_relocs[first],
-				   n * sizeof(*chunk)))
+	if (reloc_buf_read(buf, &src->user_relocs[first], n, true))
 		return -EAGAIN;
 	return n;
 }
@@ -326,45 +464,60 @@ static int reloc_read_locked(struct i915_exec_object *src, unsigned int first,
  * Return: 0; -EAGAIN if a chunk was not resident (@eb->reloc_fault says
  * where: the caller drops every lock, calls i915_reloc_fault_in() and
  * starts phase 4 over); -ENOENT or -EINVAL for an entry the user changed
- * into a bad one since i915_reloc_check(); -ERESTARTSYS if a signal
- * interrupted the wait for a source object to go idle.  Entries patched
- * so far stay patched and are written back.
+ * into a bad one since i915_reloc_check(); -ENODEV for an entry to
+ * patch in an imported dma-buf (no pages of ours to write through);
+ * -ERESTARTSYS if a signal interrupted the wait for a source object to go
+ * idle.  Entries patched so far stay patched and are written back.
  */
 int i915_reloc_apply(struct i915_exec *eb)
 {
-	struct drm_i915_gem_relocation_entry chunk[RELOC_CHUNK];
+	struct drm_i915_gem_relocation_entry stack[RELOC_CHUNK];
+	struct reloc_last last = RELOC_LAST_INIT;
+	struct reloc_map map = { };
 	struct i915_exec_object *src;
 	unsigned int i, j, k;
-	int n, ret;
+	struct reloc_buf buf;
+	int n, ret = 0;
 
 	for (i = 0; i < eb->count; i++)
 		eb->objects[i].relocs_applied = 0;
 
-	for (i = 0; i < eb->count; i++) {
+	reloc_buf_init(&buf, eb, stack);
+	for (i = 0; i < eb->count && !ret; i++) {
 		src = &eb->objects[i];
-		for (j = 0; j < src->relocation_count; j += n) {
-			n = reloc_read_locked(src, j, chunk);
+		/*
+		 * Nothing moved and i915_reloc_check() found every presumed
+		 * offset right: nothing to patch, nothing to read again.
+		 */
+		if (!eb->moved && !src->relocs_stale)
+			continue;
+		for (j = 0; j < src->relocation_count && !ret; j += n) {
+			n = reloc_read_locked(src, j, &buf);
 			if (n < 0) {
 				eb->reloc_fault = &src->user_relocs[j];
-				eb->reloc_fault_len = reloc_chunk_len(src, j) *
-						      sizeof(*chunk);
-				return n;
+				eb->reloc_fault_len =
+					reloc_chunk_len(src, j, &buf) *
+					sizeof(*buf.entries);
+				ret = n;
+				break;
 			}
-			for (k = 0; k < n; k++) {
-				ret = reloc_apply_one(eb, src, &chunk[k]);
-				if (ret)
-					return ret;
-				src->relocs_applied++;
+			for (k = 0; k < n && !ret; k++) {
+				ret = reloc_apply_one(eb, &last, &map, src,
+						      &buf.entries[k]);
+				if (!ret)
+					src->relocs_applied++;
 			}
 		}
+		reloc_unmap(&map);
 	}
-	return 0;
+	reloc_buf_fini(&buf);
+	return ret;
 }
 
 /**
  * i915_reloc_fault_in - make the chunk i915_reloc_apply() missed resident
- * @eb: the execbuffer, no lock held, after i915_reloc_apply() answered
- *	-EAGAIN
+ * @eb: the execbuffer, no lock held and no acquire context, after
+ *	i915_reloc_apply() answered -EAGAIN
  *
  * Forgets how far the failed pass went: until the next pass completes,
  * every entry of a patched object counts as not reached.
@@ -390,6 +543,29 @@ int i915_reloc_fault_in(struct i915_exec *eb)
 	return 0;
 }
 
+/*
+ * Entry @n of @eo's array, read into @reloc: write its presumed_offset
+ * back where it changed.  Return: -EFAULT if user memory took no write.
+ */
+static int reloc_write_back_one(const struct i915_exec *eb,
+				struct reloc_last *last,
+				struct i915_exec_object *eo, unsigned int n,
+				const struct drm_i915_gem_relocation_entry *reloc)
+{
+	int index = reloc_target(eb, last, reloc);
+	u64 presumed;
+
+	if (n >= eo->relocs_applied)
+		presumed = ~0ull;
+	else if (index >= 0)
+		presumed = eb->objects[index].offset;
+	else
+		return 0;
+	if (reloc->presumed_offset == presumed)
+		return 0;
+	return put_user(presumed, &eo->user_relocs[n].presumed_offset);
+}
+
 /**
  * i915_reloc_write_back - tell userspace where the targets are now
  * @eb: the execbuffer, no lock held
@@ -402,45 +578,55 @@ int i915_reloc_fault_in(struct i915_exec *eb)
  */
 void i915_reloc_write_back(struct i915_exec *eb)
 {
-	struct drm_i915_gem_relocation_entry chunk[RELOC_CHUNK];
+	struct drm_i915_gem_relocation_entry stack[RELOC_CHUNK];
+	struct reloc_last last = RELOC_LAST_INIT;
 	struct i915_exec_object *eo;
 	unsigned int i, j, k, n;
-	u64 presumed;
-	int index;
+	struct reloc_buf buf;
 
-	for (i = 0; i < eb->count; i++) {
+	for (i = 0; i < eb->count; i++)
+		if (eb->objects[i].patched)
+			break;
+	if (i == eb->count)
+		return;
+
+	reloc_buf_init(&buf, eb, stack);
+	for (; i < eb->count; i++) {
 		eo = &eb->objects[i];
 		if (!eo->patched)
 			continue;
 		for (j = 0; j < eo->relocation_count; j += n) {
-			n = reloc_chunk_len(eo, j);
-			if (copy_from_user(chunk, &eo->user_relocs[j],
-					   n * sizeof(*chunk)))
-				return;
-			for (k = 0; k < n; k++) {
-				index = reloc_target(eb, &chunk[k]);
-				if (j + k >= eo->relocs_applied)
-					presumed = ~0ull;
-				else if (index >= 0)
-					presumed = eb->objects[index].offset;
-				else
-					continue;
-				if (chunk[k].presumed_offset != presumed &&
-				    put_user(presumed,
-					     &eo->user_relocs[j + k].presumed_offset))
-					return;
-			}
+			n = reloc_chunk_len(eo, j, &buf);
+			if (reloc_buf_read(&buf, &eo->user_relocs[j], n, false))
+				goto out;
+			for (k = 0; k < n; k++)
+				if (reloc_write_back_one(eb, &last, eo, j + k,
+							 &buf.entries[k]))
+					goto out;
 		}
 	}
+out:
+	reloc_buf_fini(&buf);
 }
 
 /**
  * i915_reloc_stats - module-wide relocation counters, for debugfs
+ * @m: i915_exec_stats
  *
- * Return: how many relocation chunks i915_reloc_fault_in() faulted in
- * again since the module was loaded.
+ * Since the module was loaded: reloc_refaults, the chunks
+ * i915_reloc_fault_in() faulted in again; reloc_entries_read, the
+ * entries copied from user memory by every pass; reloc_patched, the
+ * entries written into objects; reloc_page_maps, the kernel mappings of
+ * object pages that writing them took (one per page and pass).
  */
-u64 i915_reloc_stats(void)
+void i915_reloc_stats(struct seq_file *m)
 {
-	return atomic64_read(&reloc_refaults);
+	seq_printf(m, "reloc_refaults: %llu\n",
+		   (u64)atomic64_read(&reloc_refaults));
+	seq_printf(m, "reloc_entries_read: %llu\n",
+		   (u64)atomic64_read(&reloc_entries_read));
+	seq_printf(m, "reloc_patched: %llu\n",
+		   (u64)atomic64_read(&reloc_patched));
+	seq_printf(m, "reloc_page_maps: %llu\n",
+		   (u64)atomic64_read(&reloc_page_maps));
 }

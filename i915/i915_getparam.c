@@ -7,6 +7,9 @@
  * old user-mode-setting era fail with -ENODEV as upstream, and anything
  * else with -EINVAL.  Execution features this driver lacks are unknown
  * parameters here, so -EINVAL: CAPTURE, contexts and the command parser.
+ * SLICE_MASK and SUBSLICE_MASK are known but empty on Gen3/Gen4 (no slice
+ * topology before Gen8): -ENODEV as upstream, like I915_QUERY's
+ * TOPOLOGY_INFO.
  * (A 32-bit caller's GETPARAM goes through i915_ioc32.c first.)
  */
 
@@ -19,6 +22,12 @@
 
 /* Version of the CPU mmap ioctl: 1 = I915_MMAP_WC is understood. */
 #define I915_MMAP_IOCTL_VERSION	1
+/*
+ * Version of GTT mmaps, upstream's numbering (i915_gem_mman.c): 4 = any
+ * object size (partial views), WC a domain of its own, no implicit
+ * SET_DOMAIN on fault, MMAP_OFFSET with its several types.
+ */
+#define I915_MMAP_GTT_VERSION	4
 
 static int getparam_value(struct i915_device *i915, s32 param, int *value)
 {
@@ -30,11 +39,19 @@ static int getparam_value(struct i915_device *i915, s32 param, int *value)
 	case I915_PARAM_LAST_DISPATCH:
 	case I915_PARAM_HAS_EXEC_CONSTANTS:
 		return -ENODEV;
+	case I915_PARAM_SLICE_MASK:
+	case I915_PARAM_SUBSLICE_MASK:
+		/* upstream's answer for an empty slice/subslice mask */
+		return -ENODEV;
 	case I915_PARAM_CHIPSET_ID:
 		*value = pdev->device;
 		return 0;
 	case I915_PARAM_REVISION:
 		*value = pdev->revision;
+		return 0;
+	case I915_PARAM_HAS_GPU_RESET:
+		/* The hang check is always on; no per-engine reset: 1, not 2. */
+		*value = i915_reset_enabled();
 		return 0;
 	case I915_PARAM_NUM_FENCES_AVAIL:
 		*value = i915->info->num_fences;
@@ -44,6 +61,12 @@ static int getparam_value(struct i915_device *i915, s32 param, int *value)
 		return 0;
 	case I915_PARAM_MMAP_VERSION:
 		*value = I915_MMAP_IOCTL_VERSION;
+		return 0;
+	case I915_PARAM_MMAP_GTT_VERSION:
+		*value = I915_MMAP_GTT_VERSION;
+		return 0;
+	case I915_PARAM_MMAP_GTT_COHERENT:
+		*value = !i915->info->incoherent_ggtt;
 		return 0;
 	case I915_PARAM_HAS_EXECBUF2:
 	case I915_PARAM_HAS_EXEC_NO_RELOC:
@@ -68,6 +91,10 @@ static int getparam_value(struct i915_device *i915, s32 param, int *value)
 		 * power-of-two size of its Gen3 fence; its binding is
 		 * rounded up and aligned instead (i915_gem_fence.c).
 		 */
+		*value = 1;
+		return 0;
+	case I915_PARAM_HAS_USERPTR_PROBE:
+		/* See i915_gem_userptr.c. */
 		*value = 1;
 		return 0;
 	case I915_PARAM_HAS_SECURE_BATCHES:

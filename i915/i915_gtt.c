@@ -5,7 +5,8 @@
  * The graphics address space: a drm_mm allocator over the range the driver
  * manages (every unused entry points at the backend's scratch page:
  * intel-gtt's or the model's), binding and unbinding objects (DMA-mapping
- * their pages and writing the entries through the hardware seam),
+ * their pages, or taking the addresses an imported dma-buf's exporter
+ * mapped, and writing the entries through the hardware seam),
  * unbinding everything unpinned at once and changing the managed range
  * (for LEAVEVT and GEM_INIT, whose ioctls are in i915_gem_init.c), and
  * writing the entries again across suspend and resume.  Pins are
@@ -41,6 +42,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
 #include <linux/mm.h>
+#include <linux/scatterlist.h>
 #include <linux/sizes.h>
 
 #include "i915_drv.h"
@@ -131,6 +133,8 @@ int i915_gtt_init(struct i915_device *i915)
 
 	mutex_init(&gtt->lock);
 	INIT_LIST_HEAD(&gtt->lru);
+	INIT_LIST_HEAD(&gtt->userfault);
+	INIT_LIST_HEAD(&gtt->views);
 	gtt_clear_above_stolen(i915);
 	gtt_init_range(gtt, 0, gtt->total);
 	return 0;
@@ -210,16 +214,64 @@ void i915_gtt_unmap_kernel(struct i915_device *i915, u32 offset,
 	i915_hw_gtt_clear(&i915->hw, offset >> PAGE_SHIFT, count);
 }
 
+/**
+ * i915_gtt_dma_map_page - map one page of an object for the GPU
+ * @dev: the GPU's device
+ * @page: the page
+ *
+ * Coherency with the CPU caches is the memory domains' business
+ * (clflush and the chipset flush, i915_gem_domain.c), so the mapping
+ * skips the DMA API's CPU sync, as upstream's binding does.  That is
+ * also what makes it legal for a page to be mapped twice at once: by the
+ * full binding and a GTT view, or by another device's dma-buf attachment
+ * and by us (dma-debug reports an overlapping mapping otherwise).
+ *
+ * Return: the bus address, to be checked with dma_mapping_error().
+ */
+dma_addr_t i915_gtt_dma_map_page(struct device *dev, struct page *page)
+{
+	return dma_map_page_attrs(dev, page, 0, PAGE_SIZE, DMA_BIDIRECTIONAL,
+				  DMA_ATTR_SKIP_CPU_SYNC);
+}
+
+/**
+ * i915_gtt_dma_unmap_page - undo i915_gtt_dma_map_page()
+ * @dev: the GPU's device
+ * @addr: the bus address it returned
+ */
+void i915_gtt_dma_unmap_page(struct device *dev, dma_addr_t addr)
+{
+	dma_unmap_page_attrs(dev, addr, PAGE_SIZE, DMA_BIDIRECTIONAL,
+			     DMA_ATTR_SKIP_CPU_SYNC);
+}
+
 static void gtt_unmap_pages(struct i915_gem_object *obj, unsigned int count)
 {
 	struct device *dev = obj->base.dev->dev;
 	unsigned int i;
 
-	for (i = 0; i < count; i++)
-		dma_unmap_page(dev, obj->gtt_dma[i], PAGE_SIZE,
-			       DMA_BIDIRECTIONAL);
+	/* A backing store's own mapping (@sgt) is its to undo. */
+	for (i = 0; i < count && !obj->sgt; i++)
+		i915_gtt_dma_unmap_page(dev, obj->gtt_dma[i]);
 	kvfree(obj->gtt_dma);
 	obj->gtt_dma = NULL;
+}
+
+/* The addresses of a backing store already mapped for the device. */
+static int gtt_map_sgt(struct i915_gem_object *obj)
+{
+	unsigned int i = 0, n = obj_npages(obj);
+	struct sg_dma_page_iter iter;
+
+	for_each_sgtable_dma_page(obj->sgt, &iter, 0) {
+		if (i == n)
+			break;
+		obj->gtt_dma[i++] = sg_page_iter_dma_address(&iter);
+	}
+	if (i == n)
+		return 0;
+	gtt_unmap_pages(obj, 0);
+	return -EINVAL; /* the exporter mapped less than the dma-buf's size */
 }
 
 static int gtt_map_pages(struct i915_gem_object *obj)
@@ -230,10 +282,11 @@ static int gtt_map_pages(struct i915_gem_object *obj)
 	obj->gtt_dma = kvmalloc_array(n, sizeof(*obj->gtt_dma), GFP_KERNEL);
 	if (!obj->gtt_dma)
 		return -ENOMEM;
+	if (obj->sgt)
+		return gtt_map_sgt(obj);
 
 	for (i = 0; i < n; i++) {
-		obj->gtt_dma[i] = dma_map_page(dev, obj->pages[i], 0, PAGE_SIZE,
-					       DMA_BIDIRECTIONAL);
+		obj->gtt_dma[i] = i915_gtt_dma_map_page(dev, obj->pages[i]);
 		if (dma_mapping_error(dev, obj->gtt_dma[i])) {
 			gtt_unmap_pages(obj, i);
 			return -ENOMEM;
@@ -244,19 +297,15 @@ static int gtt_map_pages(struct i915_gem_object *obj)
 
 /**
  * i915_gtt_place_end - the end of the range a binding may take
- * @gtt: the GTT, its lock held or its range otherwise stable
- * @place: the binding
+ * @gtt: the GTT
+ * @place: the binding's constraints
  *
- * Return: the end of the managed range, or of the CPU aperture within it
- * for a &i915_gtt_place.mappable binding.
+ * Return: the end of the managed range, or @place's limit below it.
  */
-u64 i915_gtt_place_end(struct i915_gtt *gtt, const struct i915_gtt_place *place)
+u64 i915_gtt_place_end(const struct i915_gtt *gtt,
+		       const struct i915_gtt_place *place)
 {
-	struct i915_device *i915 = container_of(gtt, struct i915_device, gtt);
-
-	if (place->mappable)
-		return min_t(u64, gtt->end, i915->hw.mappable_end);
-	return gtt->end;
+	return place->end ? min(place->end, gtt->end) : gtt->end;
 }
 
 /* One attempt at the allocator, without evicting. */
@@ -302,6 +351,9 @@ static int gtt_insert_node_evict(struct i915_gem_object *obj,
 		ret = gtt_insert_node(obj, place);
 		if (ret != -ENOSPC)
 			return ret;
+		/* GTT mmaps' partial views go first: they are cheap to drop. */
+		if (i915_gem_mmap_release_views(i915))
+			continue;
 
 		if (place->fixed)
 			ret = i915_gem_evict_for_node(i915, ww, place,
@@ -337,6 +389,8 @@ static bool gtt_misplaced(struct i915_gem_object *obj,
 	    node->start + node->size > i915_gtt_place_end(obj_gtt(obj), place))
 		return true;
 	if (place->alignment && !IS_ALIGNED(node->start, place->alignment))
+		return true;
+	if (place->end && node->start + node->size > place->end)
 		return true;
 	return place->fixed && node->start != place->offset;
 }
@@ -418,6 +472,8 @@ void i915_gtt_unbind_locked(struct i915_gem_object *obj)
 		return;
 
 	trace_i915_gtt_unbind(obj, obj->gtt_node.start, obj->gtt_node.size);
+	/* No user PTE may keep pointing at the aperture pages it leaves. */
+	i915_gem_object_release_mmap_gtt(obj);
 	i915_gem_object_release_fence(obj);
 	i915_hw_gtt_clear(&i915->hw, obj->gtt_node.start >> PAGE_SHIFT,
 			  obj_npages(obj));
@@ -505,6 +561,7 @@ int i915_gtt_evict_all(struct i915_device *i915)
 	LIST_HEAD(victims);
 	int ret = 0;
 
+	i915_gem_mmap_release_views(i915);
 	gtt_claim_unpinned(&i915->gtt, &victims);
 	list_for_each_entry_safe(obj, next, &victims, evict_link) {
 		if (!ret)
@@ -531,6 +588,7 @@ int i915_gtt_evict_all(struct i915_device *i915)
  */
 void i915_gtt_suspend(struct i915_device *i915)
 {
+	i915_gem_mmap_revoke_all(i915);
 	gtt_clear_above_stolen(i915);
 }
 

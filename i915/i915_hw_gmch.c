@@ -10,6 +10,7 @@
 
 #include <drm/intel-gtt.h>
 #include <linux/agp_backend.h>
+#include <linux/io-mapping.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
 
@@ -20,10 +21,12 @@
  * struct i915_gmch - state of the real-hardware backend
  * @regs: the MMIO register window
  * @bridge: the host bridge at 00:00.0, which intel-gtt inspects
+ * @aperture: the CPU aperture, write-combining
  */
 struct i915_gmch {
 	void __iomem *regs;
 	struct pci_dev *bridge;
+	struct io_mapping *aperture;
 };
 
 static struct i915_gmch *to_gmch(struct i915_hw *hw)
@@ -71,10 +74,19 @@ static void gmch_chipset_flush(struct i915_hw *hw)
 	intel_gmch_gtt_flush();
 }
 
+/* The GMCH translates aperture accesses itself: the page is the BAR's. */
+static int gmch_aperture_pfn(struct i915_hw *hw, u64 offset,
+			     unsigned long *pfn)
+{
+	*pfn = PHYS_PFN(to_gmch(hw)->aperture->base + offset);
+	return 0;
+}
+
 static void gmch_fini(struct i915_hw *hw)
 {
 	struct i915_gmch *gmch = to_gmch(hw);
 
+	io_mapping_free(gmch->aperture);
 	pci_iounmap(hw->pdev, gmch->regs);
 	intel_gmch_remove();
 	pci_dev_put(gmch->bridge);
@@ -95,6 +107,7 @@ static const struct i915_hw_funcs gmch_funcs = {
 	.chipset_flush = gmch_chipset_flush,
 	.fini = gmch_fini,
 	.resume = gmch_resume,
+	.aperture_pfn = gmch_aperture_pfn,
 };
 
 static int gmch_probe(struct i915_hw *hw, struct i915_gmch *gmch)
@@ -147,9 +160,18 @@ int i915_hw_gmch_init(struct i915_hw *hw, struct pci_dev *pdev)
 		goto err_gmch;
 	}
 
+	gmch->aperture = io_mapping_create_wc(hw->mappable_base,
+					      hw->mappable_end);
+	if (!gmch->aperture) {
+		ret = -ENOMEM;
+		goto err_regs;
+	}
+
 	hw->funcs = &gmch_funcs;
 	return 0;
 
+err_regs:
+	pci_iounmap(pdev, gmch->regs);
 err_gmch:
 	intel_gmch_remove();
 err_bridge:

@@ -692,13 +692,19 @@ int i915_request_unwedge(struct i915_device *i915)
 	unsigned long flags;
 	int ret;
 
+	/*
+	 * Retire what the wedge completed before the ring lock is taken:
+	 * retiring frees objects, and freeing a userptr object waits for
+	 * its notifier, whose invalidations take &i915_device.userptr_sem,
+	 * which an execbuffer holds around the ring lock.
+	 */
+	flush_work(&ring->retire_work);
 	ret = mutex_lock_interruptible(&ring->lock);
 	if (ret)
 		return ret;
 	if (!READ_ONCE(ring->wedged))
 		goto out_unlock;
 
-	flush_work(&ring->retire_work);
 	if (!i915_request_idle(i915)) {
 		ret = -EBUSY;
 		goto out_unlock;

@@ -78,6 +78,19 @@ module_param_named(reset, i915_reset_param, uint, 0600);
 MODULE_PARM_DESC(reset,
 		 "Reset the GPU when it hangs (0 = no: wedge the device; any other value = yes; default 1)");
 
+/**
+ * i915_reset_enabled - will a hang reset the GPU?
+ *
+ * Every Gen3/Gen4 part can reset its GPU (GDRST); the reset parameter
+ * says whether a hang does, or wedges the device instead.
+ *
+ * Return: true unless the reset parameter is 0.
+ */
+bool i915_reset_enabled(void)
+{
+	return READ_ONCE(i915_reset_param);
+}
+
 /*
  * How long each step of the GDRST handshake may take, as upstream.  The
  * poll sleeps between reads (upstream spins): the reset runs in a worker,
@@ -87,6 +100,13 @@ MODULE_PARM_DESC(reset,
 #define I915_GDRST_POLL_US		20
 /* How long the reset is asserted before it is checked (upstream). */
 #define I915_GDRST_ASSERT_US		50
+/*
+ * Handshakes tried in a row, and rounds of them, the first pause between
+ * rounds (growing by as much each round): upstream's RESET_MAX_RETRIES
+ * and do_reset()'s msleep().
+ */
+#define I915_RESET_TRIES		3
+#define I915_RESET_PAUSE_MS		10
 
 /* Hangs a bannable context may have within this time before the next bans it. */
 #define I915_FAST_HANG_JIFFIES		(120 * HZ)
@@ -164,17 +184,42 @@ static bool is_g33_class(const struct i915_device_info *info)
 	return info->gen == 3 && !info->hws_needs_physical;
 }
 
-/* The platform's GDRST sequence; 0 or -ETIMEDOUT. */
+/* The platform's GDRST sequence once; 0 or -ETIMEDOUT. */
+static int reset_hw_once(struct i915_device *i915)
+{
+	if (i915->info->is_g4x)
+		return g4x_do_reset(i915);
+	if (is_g33_class(i915->info))
+		return g33_reset_domain(i915->hw.pdev, I915_GDRST_DOMAIN_FULL);
+	return i915_do_reset(i915);
+}
+
+/* A few tries in a row while the handshake times out. */
+static int reset_hw_tries(struct i915_device *i915)
+{
+	int ret = -ETIMEDOUT;
+	int i;
+
+	for (i = 0; ret == -ETIMEDOUT && i < I915_RESET_TRIES; i++)
+		ret = reset_hw_once(i915);
+	return ret;
+}
+
+/*
+ * Reset the GPU: as upstream, a reset whose handshake times out is
+ * tried again at once, and the whole again after a growing pause, so
+ * that a GPU slow to stop (or a CPU busy elsewhere while it polls) does
+ * not wedge the device.  0 or -ETIMEDOUT.
+ */
 static int reset_hw(struct i915_device *i915)
 {
-	int ret;
+	int ret, i;
 
-	if (i915->info->is_g4x)
-		ret = g4x_do_reset(i915);
-	else if (is_g33_class(i915->info))
-		ret = g33_reset_domain(i915->hw.pdev, I915_GDRST_DOMAIN_FULL);
-	else
-		ret = i915_do_reset(i915);
+	ret = reset_hw_tries(i915);
+	for (i = 0; ret && i < I915_RESET_TRIES; i++) {
+		msleep(I915_RESET_PAUSE_MS * (i + 1));
+		ret = reset_hw_tries(i915);
+	}
 	if (ret)
 		drm_err(&i915->drm, "GPU reset (GDRST) did not complete: %d\n",
 			ret);

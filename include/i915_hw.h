@@ -6,9 +6,10 @@
  * the driver does to the hardware goes through &struct i915_hw_funcs,
  * each callback behind a wrapper below (i915_read(), i915_write(),
  * i915_hw_gtt_insert(), i915_hw_gtt_clear(), i915_chipset_flush(),
- * i915_hw_resume(), i915_hw_fini()): 32-bit register access, GTT entry
- * insert and clear (each flushed to the GPU), the chipset flush, resume
- * and teardown.  Interrupts arrive through the kernel's ordinary IRQ API on
+ * i915_hw_resume(), i915_hw_aperture_pfn(), i915_hw_fini()): 32-bit
+ * register access, GTT entry insert and clear (each flushed to the GPU),
+ * the chipset flush, resume, the page behind an aperture address (for GTT
+ * mmaps) and teardown.  Interrupts arrive through the kernel's ordinary IRQ API on
  * pdev->irq.  There are two implementations, chosen once at probe by
  * i915_hw_init(): real silicon (i915_hw_gmch.c: BAR0 MMIO and the kernel's
  * intel_gmch_* exports), and whatever &struct i915_hw_backend the PCI
@@ -21,6 +22,7 @@
 #ifndef _I915_HW_H_
 #define _I915_HW_H_
 
+#include <linux/errno.h>
 #include <linux/types.h>
 
 struct pci_dev;
@@ -50,6 +52,14 @@ enum i915_gtt_caching {
  * @fini: release what the backend's init acquired
  * @resume: the GPU lost power: enable its GTT again (before any entry is
  *	written); returns 0 or a negative errno; NULL if nothing is needed
+ * @aperture_pfn: the page frame a CPU access to byte @offset of the
+ *	aperture (BAR 2) reaches, for inserting into a user mapping: on real
+ *	silicon the aperture page itself (the GMCH translates it through GTT
+ *	entry @offset >> PAGE_SHIFT on every access), on the model the page
+ *	that entry points at now.  Valid until the driver rewrites or clears
+ *	that entry: before it does, the driver zaps every user PTE it made
+ *	from the answer.  Returns 0, or -EFAULT/-EIO when the page cannot be
+ *	reached (no valid entry, memory decode off, no power)
  *
  * Every callback may be called from process context; @read32 and @write32
  * also from hard-IRQ context.
@@ -65,6 +75,7 @@ struct i915_hw_funcs {
 	void (*chipset_flush)(struct i915_hw *hw);
 	void (*fini)(struct i915_hw *hw);
 	int (*resume)(struct i915_hw *hw);
+	int (*aperture_pfn)(struct i915_hw *hw, u64 offset, unsigned long *pfn);
 };
 
 /**
@@ -187,6 +198,22 @@ static inline void i915_hw_gtt_clear(struct i915_hw *hw, unsigned int first,
 static inline int i915_hw_resume(struct i915_hw *hw)
 {
 	return hw->funcs->resume ? hw->funcs->resume(hw) : 0;
+}
+
+/**
+ * i915_hw_aperture_pfn - the page frame behind one aperture address
+ * @hw: the seam
+ * @offset: byte offset in the aperture (a GTT address below mappable_end)
+ * @pfn: returns the page frame to insert into a user mapping
+ *
+ * Return: 0, or a negative errno when the page cannot be reached.
+ */
+static inline int i915_hw_aperture_pfn(struct i915_hw *hw, u64 offset,
+				       unsigned long *pfn)
+{
+	if (offset >= hw->mappable_end)
+		return -EFAULT;
+	return hw->funcs->aperture_pfn(hw, offset, pfn);
 }
 
 #endif /* _I915_HW_H_ */

@@ -14,9 +14,15 @@
 # same boot (DRM_IOCTL_VERSION, memcpy, vgem): absolute numbers under
 # QEMU TCG mean little.  See the README, section "Benchmarks".
 #
-# Usage: scripts/bench.sh [extra scripts/vm/run.sh options, e.g. --verbose]
+# Usage: scripts/bench.sh [--profile] [extra scripts/vm/run.sh options]
+#   --profile: instead of the tables, where the time of issue 13's goal
+#   lines goes (tests/bench/run-profile.sh, ftrace): ./bench-out/profile.txt
+#   and the raw hand-off traces ./bench-out/handoff-<id>.txt
 # Env: BENCH_SIMS (default "0x2772 0x2a42"), BENCH_OUT (default
-#      <repo>/bench-out), BENCH_SAMPLE_S (seconds per sample, default 0.25)
+#      <repo>/bench-out), BENCH_SAMPLE_S (seconds per sample, default 0.25),
+#      BENCH_ONLY (goals: only the references and issue 13's goal lines);
+#      with --profile also BENCH_PROFILE_N, PROFILE_GOALS, PROFILE_DEPTH
+#      (see tests/bench/run-profile.sh)
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,6 +32,7 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 SIMS=${BENCH_SIMS:-0x2772 0x2a42}
 OUT=${BENCH_OUT:-$REPO/bench-out}
 SAMPLE_S=${BENCH_SAMPLE_S:-0.25}
+ONLY=${BENCH_ONLY:-}
 
 build() {
 	"$REPO/scripts/install-deps.sh"
@@ -44,7 +51,11 @@ header() {
 }
 
 main() {
-	local rc=0 d
+	local rc=0 d script=run-bench.sh lane=bench table=bench.txt
+	if [ "${1:-}" = --profile ]; then
+		shift
+		script=run-profile.sh lane=profile table=profile.txt
+	fi
 	build
 	d=$(kimg_dir)
 	[ -f "$d/.complete" ] || die "no Debian kernel image in $d: run scripts/install-deps.sh"
@@ -54,18 +65,22 @@ main() {
 	mkdir -p "$DIR/tests"
 	cp "$REPO/tests/build/bench/gem_bench" "$DIR/tests/gem_bench"
 	rm -rf "$OUT"
-	"$REPO/scripts/vm/run.sh" --lane bench --sims "$SIMS" --tests "$DIR/tests" \
-		--script "$REPO/tests/bench/run-bench.sh" --outdir "$OUT" \
-		--set "BENCH_SAMPLE_S=$SAMPLE_S" --timeout 1800 --kmod vgem \
-		"$@" || rc=$?
-	if [ -s "$OUT/bench.txt" ]; then
-		{ header; cat "$OUT/bench.txt"; } >"$DIR/bench.txt"
-		mv "$DIR/bench.txt" "$OUT/bench.txt"
+	local sets=() v
+	for v in BENCH_PROFILE_N PROFILE_GOALS PROFILE_DEPTH; do
+		[ -z "${!v:-}" ] || sets+=(--set "$v='${!v}'")
+	done
+	"$REPO/scripts/vm/run.sh" --lane "$lane" --sims "$SIMS" --tests "$DIR/tests" \
+		--script "$REPO/tests/bench/$script" --outdir "$OUT" \
+		--set "BENCH_SAMPLE_S=$SAMPLE_S" --set "BENCH_ONLY=$ONLY" --timeout 1800 --kmod vgem \
+		"${sets[@]}" "$@" || rc=$?
+	if [ -s "$OUT/$table" ]; then
+		{ header; cat "$OUT/$table"; } >"$DIR/$table"
+		mv "$DIR/$table" "$OUT/$table"
 		echo
-		echo "The benchmark tables ($OUT/bench.txt):"
-		cat "$OUT/bench.txt"
+		echo "The benchmark tables ($OUT/$table):"
+		cat "$OUT/$table"
 	else
-		echo "bench: the client left no tables (expected $OUT/bench.txt)"
+		echo "bench: the client left no tables (expected $OUT/$table)"
 		rc=1
 	fi
 	exit $rc

@@ -35,10 +35,19 @@ PACKAGES=(
 	bc flex bison libelf-dev libssl-dev
 	# the VM bench
 	qemu-system-x86 qemu-utils busybox-static cpio xz-utils zstd util-linux
+	# the Mesa test (tests/mesa_gles.c): Debian's Mesa, its headers, and
+	# mke2fs for the disk that carries it into the VM (vm/mkmesadisk.sh)
+	libgl1-mesa-dri libegl-mesa0 libegl1 libgbm1 libgles2
+	libgbm-dev libegl-dev libgles-dev e2fsprogs
 	# intel_error_decode: make check decodes the error states the tests leave
 	intel-gpu-tools
 	# the DKMS package (make dkms-deb) and the dkms lane of make check
 	dkms dpkg-dev debhelper dh-dkms
+	# building igt-gpu-tools' tests (make igt, scripts/igt/build.sh)
+	meson ninja-build python3 peg libkmod-dev libproc2-dev libpciaccess-dev
+	libdw-dev libcairo2-dev libpixman-1-dev libudev-dev libglib2.0-dev
+	libunwind-dev libxrandr-dev libxv-dev python3-docutils libjson-c-dev
+	libgsl-dev libasound2-dev
 )
 
 SUDO=

@@ -202,6 +202,12 @@ static void sim_hw_chipset_flush(struct i915_hw *hw)
 	atomic_long_inc(&to_sim(hw)->flushes);
 }
 
+static int sim_hw_aperture_pfn(struct i915_hw *hw, u64 offset,
+			       unsigned long *pfn)
+{
+	return i915_sim_aperture_pfn(to_sim(hw), offset, pfn);
+}
+
 static void sim_hw_fini(struct i915_hw *hw)
 {
 	atomic_set(&to_sim(hw)->bound, 0);
@@ -214,6 +220,7 @@ static const struct i915_hw_funcs i915_sim_hw_funcs = {
 	.gtt_clear = sim_hw_gtt_clear,
 	.chipset_flush = sim_hw_chipset_flush,
 	.fini = sim_hw_fini,
+	.aperture_pfn = sim_hw_aperture_pfn,
 };
 
 /*

@@ -219,6 +219,8 @@ void i915_sim_gtt_set_scratch(struct i915_sim *sim, unsigned int first,
 void i915_sim_gtt_power_on_locked(struct i915_sim *sim);
 int i915_sim_pte_decode(struct i915_sim *sim, u32 pte, phys_addr_t *phys);
 struct page *i915_sim_gtt_page_locked(struct i915_sim *sim, u32 addr);
+int i915_sim_aperture_pfn(struct i915_sim *sim, u64 offset,
+			  unsigned long *pfn);
 int i915_sim_gtt_copy(struct i915_sim *sim, u32 addr, void *buf, size_t len,
 		      bool to_gpu);
 int i915_sim_gtt_read32(struct i915_sim *sim, u32 addr, u32 *val);

@@ -217,6 +217,48 @@ struct page *i915_sim_gtt_page_locked(struct i915_sim *sim, u32 addr)
 	return phys_page(phys);
 }
 
+/**
+ * i915_sim_aperture_pfn - the page a CPU access to the aperture reaches
+ * @sim: the model
+ * @offset: byte offset in the aperture (BAR 2)
+ * @pfn: returns the page frame
+ *
+ * The model's BAR 2 is an address range with nothing behind it, so a CPU
+ * mapping of the aperture cannot map the BAR: it maps the page that the
+ * model's own GTT entry for @offset points at, read now under the model's
+ * lock, the very page the GPU reaches at that graphics address (the
+ * scratch page for a cleared entry).  Real silicon translates on every
+ * access; here the translation is made once per user PTE, so the answer
+ * holds only until that entry is rewritten, and the driver zaps its user
+ * PTEs before it rewrites one, as it must on silicon too.  A fence
+ * register covering @offset (a tiled view) is where a detiling
+ * translation would go; the model answers linear pages only.
+ *
+ * Return: 0, -EIO while memory decode is off or the GPU has no power,
+ * -EFAULT for an offset beyond the GTT or an invalid entry.
+ */
+int i915_sim_aperture_pfn(struct i915_sim *sim, u64 offset,
+			  unsigned long *pfn)
+{
+	unsigned long idx = offset / I915_GTT_PAGE_SIZE;
+	phys_addr_t phys;
+	unsigned long flags;
+	int ret = 0;
+
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	if (!(READ_ONCE(sim->pci_command) & PCI_COMMAND_MEMORY) ||
+	    READ_ONCE(sim->power_off))
+		ret = -EIO;
+	else if (idx >= sim->gtt_entries ||
+		 i915_sim_pte_decode(sim, sim->gtt[idx], &phys) ||
+		 !pfn_valid(PHYS_PFN(phys)))
+		ret = -EFAULT;
+	else
+		*pfn = PHYS_PFN(phys);
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
+	return ret;
+}
+
 /* Copy within one page; @len must not cross a page boundary. */
 static int gtt_copy_page(struct i915_sim *sim, u32 addr, void *buf,
 			 size_t len, bool to_gpu)

@@ -11,7 +11,13 @@
  * cycles from a 256-byte config space per the rules below, owns one memory
  * window that the PCI core assigns the BARs from, and routes INTA# to a
  * one-interrupt IRQ domain, so the PCI driver probes it exactly like real
- * hardware.  Removing the bus unbinds the driver: a hot unplug.  x86's bus
+ * hardware.  Removing the bus unbinds the driver: a hot unplug.  So does
+ * removing the function alone through sysfs (.../remove), and a rescan
+ * (/sys/bus/pci/rescan) then finds the same GPU again, powered as it was:
+ * a notifier on the PCI bus type gives the new function the backend and
+ * makes it the model's, before any driver can bind it.  The firmware
+ * framebuffer (below) goes with the first function and does not come
+ * back, as on a machine whose firmware has run once.  x86's bus
  * data (domain, node) lives in the host bridge's private area, freed by
  * the PCI core with the last reference to the bus, because a driver may
  * hold the GPU's pci_dev, and through it the bus, after the model is
@@ -101,6 +107,8 @@
  * @pm_domain: the platform's power management of @host (S3 cuts power)
  * @bridge_cfg: the host bridge's config space (read-only)
  * @fb: the firmware framebuffer's claim on the aperture, or NULL
+ * @nb: on the PCI bus type: follows the GPU's function across a removal
+ *	and a rescan (called under pci_lock_rescan_remove())
  */
 struct i915_sim_pci {
 	struct i915_sim *sim;
@@ -119,6 +127,7 @@ struct i915_sim_pci {
 	struct dev_pm_domain pm_domain;
 	u8 bridge_cfg[I915_SIM_CFG_SIZE];
 	struct resource *fb;
+	struct notifier_block nb;
 };
 
 #define SIM_PMCSR	(I915_SIM_PM_CAP + PCI_PM_CTRL)
@@ -588,7 +597,7 @@ static int bus_create(struct i915_sim_pci *pci)
 		put_device(&bridge->dev);
 		return ret;
 	}
-	pci->bus = bridge->bus;
+	WRITE_ONCE(pci->bus, bridge->bus);
 	return 0;
 }
 
@@ -650,6 +659,41 @@ static void bridge_add(struct i915_sim_pci *pci)
 }
 
 /*
+ * The GPU's function went (sysfs remove; the driver is already unbound) or
+ * came back (a rescan; no driver bound yet, BARs still unassigned).  The
+ * claim on the old BAR must go before the PCI core frees the BAR; the new
+ * function gets the backend the first one had.
+ */
+static int sim_pci_notify(struct notifier_block *nb, unsigned long action,
+			  void *data)
+{
+	struct i915_sim_pci *pci = container_of(nb, struct i915_sim_pci, nb);
+	struct pci_dev *pdev = to_pci_dev(data);
+
+	/* NULL during the first scan: bus_populate() does that one. */
+	if (!READ_ONCE(pci->bus) || pdev->bus != pci->bus ||
+	    pdev->devfn != I915_SIM_GPU_DEVFN)
+		return NOTIFY_DONE;
+
+	switch (action) {
+	case BUS_NOTIFY_DEL_DEVICE:
+		if (pdev == pci->sim->pdev)
+			fb_release(pci);
+		break;
+	case BUS_NOTIFY_ADD_DEVICE:
+		if (pdev == pci->sim->pdev)
+			break;
+		pdev->pin = 0;
+		pdev->dev.platform_data = &pci->sim->backend;
+		pci->sim->pdev->dev.platform_data = NULL;
+		pci_dev_put(pci->sim->pdev);
+		pci->sim->pdev = pci_dev_get(pdev);
+		break;
+	}
+	return NOTIFY_OK;
+}
+
+/*
  * Hold the GPU, give it the model's backend, assign BARs, let the firmware
  * framebuffer claim its part of the aperture, then add the devices:
  * drivers probe the GPU (not the host bridge, see above).
@@ -701,9 +745,14 @@ static int sim_pci_setup(struct i915_sim_pci *pci)
 	if (ret)
 		goto err_window;
 
-	ret = bus_create(pci);
+	pci->nb.notifier_call = sim_pci_notify;
+	ret = bus_register_notifier(&pci_bus_type, &pci->nb);
 	if (ret)
 		goto err_irq;
+
+	ret = bus_create(pci);
+	if (ret)
+		goto err_nb;
 
 	ret = bus_populate(pci);
 	if (ret)
@@ -713,6 +762,8 @@ static int sim_pci_setup(struct i915_sim_pci *pci)
 err_bus:
 	fb_release(pci);
 	bus_remove(pci);
+err_nb:
+	bus_unregister_notifier(&pci_bus_type, &pci->nb);
 err_irq:
 	sim_irq_destroy(pci);
 err_window:
@@ -765,6 +816,7 @@ void i915_sim_pci_destroy(struct i915_sim *sim)
 {
 	struct i915_sim_pci *pci = sim->pci;
 
+	bus_unregister_notifier(&pci_bus_type, &pci->nb);
 	fb_release(pci);
 	bus_remove(pci);
 	/* A driver may hold the pci_dev longer: nothing of ours in it. */

@@ -17,10 +17,14 @@
  *
  * The paths: GEM_CREATE, GEM_CREATE_EXT (with a region list), I915_QUERY
  * (engines and memory regions in one call), PWRITE/PREAD (page pinning), MMAP (CPU and WC),
+ * MMAP_OFFSET (GTT and WB, with the mmap of the offset),
  * SET_DOMAIN, SET_CACHING, PIN (GTT binding: pages, DMA mappings, a GTT
  * node), EXECBUFFER2 (a batch with a relocation; and a blit with
  * FENCE_OUT, with a FENCE_ARRAY, with TIMELINE_FENCES), FLINK, OPEN, and the debugfs files i915_gem_drop_caches
- * (write) and i915_gem_objects (read).
+ * (write) and i915_gem_objects (read), USERPTR (with PROBE) and an
+ * EXECBUFFER2 that pins a userptr object's pages, PRIME_FD_TO_HANDLE of a
+ * vgem dma-buf (when vgem is loaded), MADVISE (DONTNEED purging an
+ * object at once) and DROP_SHRINK_ALL (the shrinker purging a bound one).
  *
  * After every injected call: the ioctl returned 0 or an allocation
  * errno (ENOMEM, ENOSPC), i915_gem_objects is back to its count before
@@ -44,6 +48,8 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <drm/drm_mode.h>
 
 #include "gem.h"
 #include "syncobj.h"
@@ -251,6 +257,29 @@ static int run_mmap_wc(struct op_ctx *c)
 static void undo_munmap(struct op_ctx *c)
 {
 	munmap(c->ptr, OBJ_SIZE);
+}
+
+/* MMAP_OFFSET (the offset node) and the mmap of the offset */
+static int run_mmap_offset(struct op_ctx *c, uint64_t flags)
+{
+	uint64_t off = 0;
+	int ret = __gem_mmap_offset(c->fd, c->handle, flags, &off);
+
+	if (ret)
+		return ret;
+	c->ptr = mmap(NULL, OBJ_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      c->fd, off);
+	return c->ptr == MAP_FAILED ? -errno : 0;
+}
+
+static int run_mmap_offset_gtt(struct op_ctx *c)
+{
+	return run_mmap_offset(c, I915_MMAP_OFFSET_GTT);
+}
+
+static int run_mmap_offset_wb(struct op_ctx *c)
+{
+	return run_mmap_offset(c, I915_MMAP_OFFSET_WB);
 }
 
 static int run_set_domain_cpu(struct op_ctx *c)
@@ -625,6 +654,135 @@ static int run_read_gem_objects(struct op_ctx *c)
 	return r < 0 ? -errno : 0;
 }
 
+/* USERPTR on four pages of c->ptr, mapped and faulted in by the setup */
+static void setup_userptr_mem(struct op_ctx *c)
+{
+	c->ptr = mmap(NULL, OBJ_SIZE, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	igt_assert(c->ptr != MAP_FAILED);
+}
+
+static void teardown_userptr_mem(struct op_ctx *c)
+{
+	munmap(c->ptr, OBJ_SIZE);
+}
+
+static int __userptr(struct op_ctx *c, uint32_t *handle)
+{
+	struct drm_i915_gem_userptr args = {
+		.user_ptr = to_user_pointer(c->ptr),
+		.user_size = OBJ_SIZE,
+		.flags = I915_USERPTR_PROBE,
+	};
+	int ret = igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_USERPTR, &args);
+
+	if (!ret)
+		*handle = args.handle;
+	return ret;
+}
+
+static int run_userptr(struct op_ctx *c)
+{
+	return __userptr(c, &c->out);
+}
+
+/* an exec listing a fresh userptr object: its pages pinned and bound */
+static void setup_userptr_exec(struct op_ctx *c)
+{
+	setup_userptr_mem(c);
+	setup_execbuf(c);
+	gem_close(c->fd, c->target);
+	igt_assert_ok(__userptr(c, &c->target));
+}
+
+static void teardown_userptr_exec(struct op_ctx *c)
+{
+	teardown_execbuf(c);
+	teardown_userptr_mem(c);
+}
+
+/* PRIME_FD_TO_HANDLE of a vgem dma-buf (c->dfd: vgem, c->rsvd2: the fd) */
+static void setup_prime_import(struct op_ctx *c)
+{
+	struct drm_mode_create_dumb create = {
+		.width = 1024, .height = 4, .bpp = 32,
+	};
+	struct drm_prime_handle prime = { .flags = DRM_CLOEXEC };
+
+	c->dfd = drm_open_named("vgem");
+	if (c->dfd < 0)
+		return;
+	igt_assert_ok(igt_ioctl(c->dfd, DRM_IOCTL_MODE_CREATE_DUMB,
+				&create));
+	prime.handle = create.handle;
+	igt_assert_ok(igt_ioctl(c->dfd, DRM_IOCTL_PRIME_HANDLE_TO_FD,
+				&prime));
+	gem_close(c->dfd, create.handle);
+	c->rsvd2 = prime.fd;
+}
+
+static void teardown_prime_import(struct op_ctx *c)
+{
+	if (c->dfd < 0)
+		return;
+	close(c->rsvd2);
+	close(c->dfd);
+	c->dfd = -1;
+}
+
+static int run_prime_import(struct op_ctx *c)
+{
+	struct drm_prime_handle prime = { .fd = c->rsvd2 };
+	int ret;
+
+	if (c->dfd < 0)
+		return -ENODEV;	/* no vgem: not supported here */
+	ret = igt_ioctl(c->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &prime);
+	if (!ret)
+		c->out = prime.handle;
+	return ret;
+}
+
+/* MADVISE(DONTNEED) of an object that has no pages: purged at once */
+static void setup_written_object(struct op_ctx *c)
+{
+	setup_object(c);
+	gem_write(c->fd, c->handle, 0, c->buf, OBJ_SIZE);
+}
+
+static int run_madvise_purge(struct op_ctx *c)
+{
+	struct drm_i915_gem_madvise madv = {
+		.handle = c->handle,
+		.madv = I915_MADV_DONTNEED,
+	};
+	int ret = igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_MADVISE, &madv);
+
+	if (!ret && madv.retained)
+		return -EINVAL;	/* not purged */
+	return ret;
+}
+
+/*
+ * DROP_SHRINK_ALL (the shrinker's scan) of a bound, idle DONTNEED object:
+ * unbound and purged
+ */
+static void setup_shrink(struct op_ctx *c)
+{
+	struct drm_i915_gem_madvise madv = { .madv = I915_MADV_DONTNEED };
+	struct drm_i915_gem_pin pin = { .alignment = 0 };
+
+	setup_written_object(c);
+	pin.handle = c->handle;
+	igt_assert_ok(igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_PIN, &pin));
+	undo_unpin(c);			/* bound, not pinned */
+	madv.handle = c->handle;
+	igt_assert_ok(igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_MADVISE, &madv));
+	igt_assert_eq(madv.retained, 1);
+	strcpy(c->mask, "0x20");
+	setup_debugfs(c, "i915_gem_drop_caches", O_WRONLY);
+}
+
 static const struct op ops[] = {
 	{ "create", NULL, run_create, undo_close_out, NULL, NULL },
 	{ "create-ext", NULL, run_create_ext, undo_close_out, NULL, NULL },
@@ -633,6 +791,10 @@ static const struct op ops[] = {
 	{ "pread", setup_object, run_pread, NULL, teardown_object, NULL },
 	{ "mmap", setup_object, run_mmap, undo_munmap, teardown_object, NULL },
 	{ "mmap-wc", setup_object, run_mmap_wc, undo_munmap,
+	  teardown_object, NULL },
+	{ "mmap-offset-gtt", setup_object, run_mmap_offset_gtt, undo_munmap,
+	  teardown_object, NULL },
+	{ "mmap-offset-wb", setup_object, run_mmap_offset_wb, undo_munmap,
 	  teardown_object, NULL },
 	{ "set-domain-cpu", setup_object, run_set_domain_cpu, NULL,
 	  teardown_object, NULL },
@@ -656,6 +818,16 @@ static const struct op ops[] = {
 	{ "drop-caches", setup_drop_caches, run_drop_caches, NULL,
 	  teardown_debugfs_object, NULL },
 	{ "read-gem-objects", setup_gem_objects, run_read_gem_objects, NULL,
+	  teardown_debugfs_object, NULL },
+	{ "userptr", setup_userptr_mem, run_userptr, undo_close_out,
+	  teardown_userptr_mem, NULL },
+	{ "userptr-exec", setup_userptr_exec, run_execbuf, undo_execbuf,
+	  teardown_userptr_exec, NULL },
+	{ "prime-import", setup_prime_import, run_prime_import,
+	  undo_close_out, teardown_prime_import, NULL },
+	{ "madvise-purge", setup_written_object, run_madvise_purge, NULL,
+	  teardown_object, NULL },
+	{ "shrink-all", setup_shrink, run_drop_caches, NULL,
 	  teardown_debugfs_object, NULL },
 };
 
@@ -817,6 +989,11 @@ SWEEP(flink, "flink")
 SWEEP(open, "open")
 SWEEP(drop_caches, "drop-caches")
 SWEEP(read_gem_objects, "read-gem-objects")
+SWEEP(userptr, "userptr")
+SWEEP(userptr_exec, "userptr-exec")
+SWEEP(prime_import, "prime-import")
+SWEEP(madvise_purge, "madvise-purge")
+SWEEP(shrink_all, "shrink-all")
 
 /*
  * Every allocation of the task fails (probability 100, make-it-fail) for
@@ -968,6 +1145,11 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(sweep_open),
 	SUBTEST(sweep_drop_caches),
 	SUBTEST(sweep_read_gem_objects),
+	SUBTEST(sweep_userptr),
+	SUBTEST(sweep_userptr_exec),
+	SUBTEST(sweep_prime_import),
+	SUBTEST(sweep_madvise_purge),
+	SUBTEST(sweep_shrink_all),
 	SUBTEST(all_fail),
 	SUBTEST(random),
 };

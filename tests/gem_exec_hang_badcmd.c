@@ -134,22 +134,55 @@ static void subtest_recover(void)
 	gem_recover_wedged("reset0_wedges");
 }
 
+/* An ioctl blocked this long is waiting for ring space, not working. */
+#define RING_FULL_MS	2000
+/*
+ * A v1 exec emits a batch start per cliprect: 1024 of them take most of
+ * the ring.  Execs of 1024, 512, ... 1 cliprects fill it in a few dozen
+ * execs however slow the machine (a thousand small execs would take
+ * minutes under TCG on a loaded host, longer than the slow batch in
+ * front of them lasts).
+ */
+#define FILL_RECTS	1024
+/* A slow batch of 1000 commands of SLOW_CMD_US each: 100 s. */
+#define SLOW_CMD_US	100000
+
 static void on_alarm(int sig)
 {
 }
 
-/* EXECBUFFER2 once, interrupted by SIGALRM if it blocks for @ms */
-static int execbuf_interruptible(int fd, struct drm_i915_gem_execbuffer2 *eb,
-				 unsigned int ms)
+/* ioctl @req once, interrupted by SIGALRM if it blocks for @ms */
+static int ioctl_interruptible(int fd, unsigned long req, void *arg,
+			       unsigned int ms)
 {
-	struct itimerval it = { .it_value = { 0, ms * 1000 } };
+	struct itimerval it = { .it_value = { ms / 1000, ms % 1000 * 1000 } };
 	struct itimerval off = { };
 	int ret;
 
 	setitimer(ITIMER_REAL, &it, NULL);
-	ret = ioctl(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2, eb) ? -errno : 0;
+	ret = ioctl(fd, req, arg) ? -errno : 0;
 	setitimer(ITIMER_REAL, &off, NULL);
 	return ret;
+}
+
+/* A v1 exec of the empty batch @bbe with @nrects cliprects. */
+static int exec1_fill_interruptible(int fd, uint32_t bbe, unsigned int nrects)
+{
+	static struct drm_clip_rect rects[FILL_RECTS];
+	struct drm_i915_gem_exec_object obj = { .handle = bbe };
+	struct drm_i915_gem_execbuffer eb = {
+		.buffers_ptr = to_user_pointer(&obj),
+		.buffer_count = 1,
+		.batch_len = 8,
+		.num_cliprects = nrects,
+		.cliprects_ptr = to_user_pointer(rects),
+	};
+	unsigned int i;
+
+	for (i = 0; i < nrects; i++)
+		rects[i] = (struct drm_clip_rect){ 0, 0, 1, 1 };
+	return ioctl_interruptible(fd, DRM_IOCTL_I915_GEM_EXECBUFFER, &eb,
+				   RING_FULL_MS);
 }
 
 /*
@@ -167,7 +200,7 @@ static void subtest_error_survives_failed_exec(void)
 	int64_t forever = -1, poll = 0;
 	struct batch *b;
 	struct bo target;
-	unsigned int i, n;
+	unsigned int i, n, rects;
 	uint32_t bbe;
 	int ret;
 
@@ -183,33 +216,46 @@ static void subtest_error_survives_failed_exec(void)
 	igt_assert_eq(gem_wedged_debugfs(fd), 0);
 	igt_assert_err(__gem_wait(fd, target.handle, &poll), -EIO);
 
-	/* a slow batch (~5 s), then small ones until the ring is full */
+	/*
+	 * A slow batch, hang checks far enough apart that it is not taken
+	 * for a hang (30 busy checks: 300 s), then execs that fill the ring
+	 * behind it until one blocks.
+	 */
 	batch_free(b);	/* its object has the error too */
 	b = batch_new(fd);
-	gem_set_hangcheck_ms(1000);
-	sim_set_cmd_delay(5000);
+	gem_set_hangcheck_ms(10000);
+	sim_set_cmd_delay(SLOW_CMD_US);
 	for (i = 0; i < 1000; i++)
 		batch_emit(b, MI_NOOP);
 	batch_submit(b);
 	bbe = bbe_create(fd, 0);
+	n = 0;
+	for (rects = FILL_RECTS; rects; rects /= 2) {
+		while (!(ret = exec1_fill_interruptible(fd, bbe, rects)))
+			n++;
+		igt_assert_err(ret, -EINTR);
+	}
 	obj[0].handle = bbe;
 	eb.buffers_ptr = to_user_pointer(obj);
 	eb.buffer_count = 1;
-	for (n = 0; n < 5000; n++) {
-		ret = execbuf_interruptible(fd, &eb, 300);
+	for (i = 0; i < 64; i++) {
+		ret = ioctl_interruptible(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2,
+					  &eb, RING_FULL_MS);
 		if (ret == -EINTR)
 			break;
 		igt_assert_ok(ret);
 	}
-	igt_info("the ring was full after %u small execs", n);
-	igt_assert_lt(n, 5000);
+	igt_info("the ring was full after %u v1 execs and %u small ones",
+		 n, i);
+	igt_assert_lt(i, 64);
 
 	/* the target's exec fails late, for want of ring space */
 	obj[0].handle = target.handle;
 	obj[0].flags = EXEC_OBJECT_WRITE;
 	obj[1].handle = bbe;
 	eb.buffer_count = 2;
-	igt_assert_err(execbuf_interruptible(fd, &eb, 300), -EINTR);
+	igt_assert_err(ioctl_interruptible(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2,
+					   &eb, RING_FULL_MS), -EINTR);
 	ret = __gem_wait(fd, target.handle, &poll);
 	igt_assert_f(ret == -EIO,
 		     "WAIT on the hung object after a failed exec: %s, expected EIO",

@@ -113,6 +113,9 @@ static void subtest_long_batch_lives(void)
 	close(fd);
 }
 
+/* Samples of the command count 200 ms apart before it must be at rest. */
+#define SETTLE_TRIES	10
+
 /* the looping batch: WAIT (here and in another process) says EIO */
 static void loop_hangs(int fd, bool wedges)
 {
@@ -123,7 +126,7 @@ static void loop_hangs(int fd, bool wedges)
 	double t0, took;
 	uint32_t dw;
 	pid_t other;
-	int ret;
+	int ret, i;
 
 	gem_require_unwedged(fd, HANGCHECK_MS);
 	gem_set_reset(!wedges);
@@ -151,10 +154,21 @@ static void loop_hangs(int fd, bool wedges)
 	igt_assert_err(__gem_read(fd, b->bo.handle, 0, &dw, 4), -EIO);
 	igt_assert_eq(gem_wedged_debugfs(fd), wedges);
 
-	/* and the engine no longer loops: the reset stopped it */
-	commands = sim_cs_value("commands");
-	usleep(200 * 1000);
-	igt_assert_eq(sim_cs_value("commands"), commands);
+	/*
+	 * and the engine no longer loops: the reset stopped it.  The ring's
+	 * restart may still be running the hung request's breadcrumb when
+	 * WAIT returns, so the count must come to rest, not be still at
+	 * once; a loop never rests.
+	 */
+	for (i = 0; i < SETTLE_TRIES; i++) {
+		commands = sim_cs_value("commands");
+		usleep(200 * 1000);
+		if (sim_cs_value("commands") == commands)
+			break;
+	}
+	igt_assert_f(i < SETTLE_TRIES,
+		     "the engine still runs commands %d x 200 ms after the reset",
+		     SETTLE_TRIES);
 
 	batch_free(b);
 	bo_fini(&target, fd);

@@ -17,6 +17,9 @@
  *  - after GEM_INIT or eviction moved an object, the next exec
  *    relocates again; softpin (EXEC_OBJECT_PINNED) puts an object (and
  *    the batch, with NO_RELOC) where it is asked;
+ *  - the relocation counters of debugfs i915_exec_stats: entries right
+ *    and nothing moved are read once (none with NO_RELOC); stale ones
+ *    are patched with one kernel mapping per page;
  *  - millions of relocations (128 MiB of entries) without the kernel
  *    copying them: vmalloc use stays flat during the call (a sampling
  *    process reads VmallocUsed), and a relocation array whose pages are
@@ -969,15 +972,167 @@ static void subtest_huge_count_not_copied(void)
 	close(fd);
 }
 
-static long long reloc_refaults(int fd)
+static long long exec_stat(int fd, const char *key)
 {
-	char buf[256];
+	char buf[512];
 	long long v;
 
 	if (igt_debugfs_read(fd, "i915_exec_stats", buf, sizeof(buf)) < 0 ||
-	    igt_key_value(buf, "reloc_refaults", &v))
+	    igt_key_value(buf, key, &v))
 		return -1;
 	return v;
+}
+
+static long long reloc_refaults(int fd)
+{
+	return exec_stat(fd, "reloc_refaults");
+}
+
+/* the relocation counters of i915_exec_stats, before and after */
+struct reloc_stats {
+	long long read, patched, maps;
+};
+
+static struct reloc_stats reloc_stats(int fd)
+{
+	struct reloc_stats r = {
+		.read = exec_stat(fd, "reloc_entries_read"),
+		.patched = exec_stat(fd, "reloc_patched"),
+		.maps = exec_stat(fd, "reloc_page_maps"),
+	};
+
+	igt_assert_f(r.read >= 0 && r.patched >= 0 && r.maps >= 0,
+		     "i915_exec_stats has no reloc_entries_read, reloc_patched or reloc_page_maps");
+	return r;
+}
+
+enum { DENSE = 2048 };	/* dwords 1.. of a 3-page object: 3 pages */
+
+/*
+ * A batch (MI_BATCH_BUFFER_END) whose dwords 1..DENSE are relocated to a
+ * target, delta = the dword's index: 2048 entries over 3 pages.
+ */
+static void dense_init(int fd, uint32_t *batch, uint32_t *target,
+		       struct drm_i915_gem_relocation_entry *r,
+		       struct drm_i915_gem_exec_object2 *obj)
+{
+	uint32_t bbe = MI_BATCH_BUFFER_END;
+	unsigned int i;
+
+	*target = gem_create(fd, PAGE_SZ);
+	*batch = gem_create(fd, 3 * PAGE_SZ);
+	gem_write(fd, *batch, 0, &bbe, sizeof(bbe));
+	for (i = 0; i < DENSE; i++) {
+		r[i] = (struct drm_i915_gem_relocation_entry){
+			.target_handle = *target, .offset = 4 * (i + 1),
+			.delta = i, .read_domains = I915_GEM_DOMAIN_RENDER,
+			.presumed_offset = ~0ull,
+		};
+	}
+	memset(obj, 0, 2 * sizeof(*obj));
+	obj[0].handle = *target;
+	obj[1].handle = *batch;
+	obj[1].relocs_ptr = to_user_pointer(r);
+	obj[1].relocation_count = DENSE;
+}
+
+/* every relocated dword and every presumed offset names the target */
+static void dense_check(int fd, uint32_t batch,
+			const struct drm_i915_gem_relocation_entry *r,
+			uint64_t offset)
+{
+	static uint32_t dw[DENSE + 1];
+	unsigned int i;
+
+	gem_read(fd, batch, 0, dw, sizeof(dw));
+	for (i = 0; i < DENSE; i++) {
+		igt_assert_eq_u64(dw[i + 1], (uint32_t)offset + i);
+		igt_assert_eq_u64(r[i].presumed_offset, offset);
+	}
+}
+
+/*
+ * Stale relocations are patched page by page: 2048 dense entries over 3
+ * pages of the batch take 3 kernel mappings (one per page, not one per
+ * entry), every dword gets target + delta and every presumed offset is
+ * written back; the next exec, all offsets right, patches none.
+ */
+static void subtest_stale_relocs_one_map_per_page(void)
+{
+	int fd = drm_open_driver();
+	static struct drm_i915_gem_relocation_entry r[DENSE];
+	struct drm_i915_gem_exec_object2 obj[2];
+	struct reloc_stats a, b;
+	uint32_t batch, target;
+
+	dense_init(fd, &batch, &target, r, obj);
+	a = reloc_stats(fd);
+	igt_assert_ok(exec_list(fd, obj, 2, 8, 0));
+	b = reloc_stats(fd);
+	igt_info("%d stale entries: %lld patched, %lld page maps, %lld entries read",
+		 DENSE, b.patched - a.patched, b.maps - a.maps, b.read - a.read);
+	igt_assert_eq(b.patched - a.patched, DENSE);
+	igt_assert_eq(b.maps - a.maps, 3);
+	dense_check(fd, batch, r, obj[0].offset);
+
+	a = reloc_stats(fd);
+	igt_assert_ok(exec_list(fd, obj, 2, 8, 0));
+	b = reloc_stats(fd);
+	igt_assert_eq(b.patched - a.patched, 0);
+	igt_assert_eq(b.maps - a.maps, 0);
+	dense_check(fd, batch, r, obj[0].offset);
+
+	gem_close(fd, batch);
+	gem_close(fd, target);
+	close(fd);
+}
+
+/*
+ * Relocations whose presumed offsets are all right, nothing moved: the
+ * kernel reads each entry once (to check it, as upstream reads it once),
+ * not again under its locks; with I915_EXEC_NO_RELOC not at all.  One
+ * stale entry among them: that object's entries are read again, and only
+ * that entry is patched.
+ */
+static void subtest_valid_relocs_read_once(void)
+{
+	int fd = drm_open_driver();
+	static struct drm_i915_gem_relocation_entry r[DENSE];
+	struct drm_i915_gem_exec_object2 obj[2];
+	struct reloc_stats a, b;
+	uint32_t batch, target;
+
+	dense_init(fd, &batch, &target, r, obj);
+	igt_assert_ok(exec_list(fd, obj, 2, 8, 0));
+	dense_check(fd, batch, r, obj[0].offset);
+
+	a = reloc_stats(fd);
+	igt_assert_ok(exec_list(fd, obj, 2, 8, 0));
+	b = reloc_stats(fd);
+	igt_info("%d valid entries: %lld entries read", DENSE, b.read - a.read);
+	igt_assert_eq(b.read - a.read, DENSE);
+	igt_assert_eq(b.patched - a.patched, 0);
+
+	a = reloc_stats(fd);
+	igt_assert_ok(exec_list(fd, obj, 2, 8, I915_EXEC_NO_RELOC));
+	b = reloc_stats(fd);
+	igt_assert_eq(b.read - a.read, 0);
+
+	/* one stale entry: read twice (check, patch), patched, written back */
+	r[1000].presumed_offset = 0x1000;
+	a = reloc_stats(fd);
+	igt_assert_ok(exec_list(fd, obj, 2, 8, 0));
+	b = reloc_stats(fd);
+	igt_info("one stale entry: %lld entries read, %lld patched",
+		 b.read - a.read, b.patched - a.patched);
+	igt_assert_eq(b.patched - a.patched, 1);
+	igt_assert_eq(b.maps - a.maps, 1);
+	igt_assert_eq(b.read - a.read, 3 * DENSE);
+	dense_check(fd, batch, r, obj[0].offset);
+
+	gem_close(fd, batch);
+	gem_close(fd, target);
+	close(fd);
 }
 
 struct zapper {
@@ -1089,6 +1244,8 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(reloc_waits_for_busy_reader),
 	SUBTEST_T(huge_count_not_copied, 120),
 	SUBTEST_T(relocs_not_resident, 120),
+	SUBTEST(stale_relocs_one_map_per_page),
+	SUBTEST(valid_relocs_read_once),
 };
 
 igt_main(tests)

@@ -533,12 +533,33 @@ static void subtest_context_param_errnos(void)
 	close(fd);
 }
 
+/*
+ * GETPARAM HAS_GPU_RESET: 1 while hangs reset the GPU (every Gen3/Gen4
+ * part can; none resets a single engine, which would be 2), 0 when the
+ * reset parameter is 0, as upstream.  igt skips its hang tests on 0.
+ */
+static void subtest_has_gpu_reset(void)
+{
+	int fd = drm_open_driver();
+	int v = -1;
+
+	gem_set_reset(1);
+	igt_assert_ok(__gem_getparam(fd, I915_PARAM_HAS_GPU_RESET, &v));
+	igt_assert_eq(v, 1);
+	gem_set_reset(0);
+	igt_assert_ok(__gem_getparam(fd, I915_PARAM_HAS_GPU_RESET, &v));
+	igt_assert_eq(v, 0);
+	gem_set_reset(1);
+	close(fd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST_T(innocent_clients, 180),
 	SUBTEST_T(under_load, 180),
 	SUBTEST_T(unbannable, 60),
 	SUBTEST(reset_stats_errnos),
 	SUBTEST(context_param_errnos),
+	SUBTEST(has_gpu_reset),
 };
 
 igt_main(tests)

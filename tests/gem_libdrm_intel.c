@@ -33,6 +33,9 @@
  *    GET_TILING and give up if it fails);
  *  - bo_reuse: enable_reuse, hundreds of allocations served by a few
  *    GEM objects, the cache's time-out and destroy free them all;
+ *  - bo_cache_reclaim: the cached bos (MADVISE DONTNEED) are purgeable,
+ *    DROP_SHRINK_ALL purges them, and libdrm then replaces them with new
+ *    bos (MADVISE WILLNEED answers retained 0);
  *  - other_entry_points: map__cpu / map__wc, pin, GTT maps, tiling,
  *    madvise, contexts, userptr, reg_read: what works is checked, what
  *    the driver lacks must fail cleanly, and each outcome is listed.
@@ -1020,10 +1023,15 @@ static void subtest_bo_reuse(void)
 	drm_intel_bufmgr_gem_enable_reuse(bufmgr);
 	trace_reset();
 
-	/* a freed idle bo is the next one of its bucket, contents and all */
+	/*
+	 * a freed idle bo is the next one of its bucket, contents and all;
+	 * it must have pages for that (the read gets them, as upstream):
+	 * one that never had any is purged by the cache's MADVISE(DONTNEED)
+	 */
 	a = bo_new(bufmgr, "a", 8192);
 	tag = 0xfeedface;
 	igt_assert_ok(drm_intel_bo_subdata(a, 100, 4, &tag));
+	igt_assert_ok(drm_intel_bo_get_subdata(a, 100, 4, &got));
 	i = a->handle;
 	drm_intel_bo_unreference(a);
 	igt_assert_eq(object_count(fd), 1);	/* cached, not closed */
@@ -1120,6 +1128,86 @@ static void subtest_bo_reuse(void)
 	creates = trace_count(DRM_IOCTL_I915_GEM_CREATE, 0);
 	closes = trace_count(DRM_IOCTL_GEM_CLOSE, 0);
 	igt_assert_eq(closes, creates);
+	close(fd);
+}
+
+/*
+ * bo_cache_reclaim: the bos libdrm keeps in its cache (MADVISE DONTNEED)
+ * are what the kernel gives back first: each one the GPU used is
+ * purgeable while cached; DROP_SHRINK_ALL (the shrinker's scan) purges
+ * them all; the next allocations find them gone (MADVISE WILLNEED says
+ * retained 0), so libdrm frees them and makes new, zeroed bos, which
+ * work.
+ */
+static void subtest_bo_cache_reclaim(void)
+{
+	enum { N = 16, SIZE = 1 << 20 };
+	int fd = drm_open_driver();
+	drm_intel_bufmgr *bufmgr;
+	long long count, bytes, objects;
+	unsigned int creates, i, round;
+	drm_intel_bo *bo[N];
+	struct lbatch *b;
+	uint32_t got[2];
+
+	igt_assert_eq(gem_wait_object_count(fd, 0), 0);
+	bufmgr = bufmgr_new(fd);
+	drm_intel_bufmgr_gem_enable_reuse(bufmgr);
+	b = lbatch_new(bufmgr);
+	trace_reset();
+
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < N; i++) {
+			uint32_t tag = pattern_dw(round, i);
+
+			bo[i] = bo_new(bufmgr, "cached", SIZE);
+			igt_assert_ok(drm_intel_bo_get_subdata(bo[i], 0, 8,
+							       got));
+			/* round 1: new objects, not the purged ones */
+			igt_assert_eq_u64(got[0], 0);
+			igt_assert_eq_u64(got[1], 0);
+			require_space(b, bo[i], NULL);
+			out(b, XY_COLOR_BLT | BLT_WRITE_ARGB);
+			out(b, BR13_ROP(ROP_PATCOPY) | BR13_DEPTH_32 | 256);
+			out(b, 0);
+			out(b, 1 << 16 | 2);
+			out_reloc(b, bo[i], 0, RENDER, RENDER);
+			out(b, tag);
+		}
+		lbatch_flush(b);
+		for (i = 0; i < N; i++) {
+			igt_assert_ok(drm_intel_bo_get_subdata(bo[i], 0, 8,
+							       got));
+			igt_assert_eq_u64(got[0], pattern_dw(round, i));
+			igt_assert_eq_u64(got[1], pattern_dw(round, i));
+			drm_intel_bo_unreference(bo[i]);
+		}
+
+		/* all in the cache with their pages, purgeable (the old
+		 * batch too, once libdrm cached it)
+		 */
+		objects = object_count(fd);
+		gem_object_counts(fd, NULL, &count, &bytes);
+		igt_info("round %u: %lld objects, %lld purgeable (%lld MiB)",
+			 round, objects, count, bytes >> 20);
+		igt_assert_lte(N, count);
+		igt_assert_lte((long long)N * SIZE, bytes);
+
+		igt_assert_ok(igt_debugfs_write(fd, "i915_gem_drop_caches",
+						"0x20"));
+		gem_object_counts(fd, NULL, &count, &bytes);
+		igt_assert_eq(count, 0);
+		igt_assert_eq(object_count(fd), objects);	/* still cached */
+	}
+	/* round 1 found every cached bo purged and made new ones */
+	creates = trace_count(DRM_IOCTL_I915_GEM_CREATE, 0);
+	igt_info("%u GEM objects created for %u bos", creates, 2 * N);
+	igt_assert_lte(2 * N, creates);
+	trace_report();
+
+	lbatch_free(b);
+	drm_intel_bufmgr_destroy(bufmgr);
+	igt_assert_eq(gem_wait_object_count(fd, 0), 0);
 	close(fd);
 }
 
@@ -1297,6 +1385,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(flink_open),
 	SUBTEST(prime),
 	SUBTEST(bo_reuse),
+	SUBTEST(bo_cache_reclaim),
 	SUBTEST(other_entry_points),
 };
 

@@ -6,7 +6,8 @@
  * unknown id or bad fields, -ENODEV for what these GPUs lack); the ioctl
  * fails only for its flags, a query id of 0 or an unreadable item array.
  * ENGINE_INFO: one render engine; MEMORY_REGIONS: system memory, sized as
- * the machine's RAM.  Also built 32-bit: the u64 pointers pass unchanged.
+ * the machine's RAM.  GETPARAM SLICE_MASK and SUBSLICE_MASK: -ENODEV, as
+ * upstream for the topology these parts lack.  Also built 32-bit: the u64 pointers pass unchanged.
  */
 #include <sys/sysinfo.h>
 #include <unistd.h>
@@ -231,12 +232,30 @@ static void subtest_enodev(void)
 	close(fd);
 }
 
+/*
+ * GETPARAM's face of the topology: SLICE_MASK and SUBSLICE_MASK are
+ * known parameters with nothing to report on these parts, so -ENODEV as
+ * upstream (Mesa asks SLICE_MASK), not the -EINVAL of an unknown one.
+ */
+static void subtest_getparam_sseu(void)
+{
+	int fd = drm_open_driver();
+	int v = -1;
+
+	igt_assert_err(__gem_getparam(fd, I915_PARAM_SLICE_MASK, &v), -ENODEV);
+	igt_assert_err(__gem_getparam(fd, I915_PARAM_SUBSLICE_MASK, &v),
+		       -ENODEV);
+	igt_assert_eq(v, -1);
+	close(fd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST(ioctl_errnos),
 	SUBTEST(unknown_id),
 	SUBTEST(engine_info),
 	SUBTEST(memory_regions),
 	SUBTEST(enodev),
+	SUBTEST(getparam_sseu),
 };
 
 igt_main(tests)

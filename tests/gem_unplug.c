@@ -18,6 +18,11 @@
  *    written, ioctls answer -ENODEV, and once everything is closed
  *    rmmod i915 succeeds: the driver kept no reference on the model, and
  *    the model none on the driver.
+ *  - rescan: the GPU's PCI function alone removed through sysfs, then
+ *    found again by /sys/bus/pci/rescan: the driver binds it as the
+ *    model's again (not as real silicon: intel-gtt would fail to enable
+ *    the GTT) and a store lands; rmmod i915_sim then frees nothing twice
+ *    (the firmware framebuffer's claim went with the first function).
  *
  * Each subtest loads both modules again at the end (I915_KO, SIM_KO and
  * I915_ARGS from /etc/bench.conf; the model with the ids it had), also
@@ -268,8 +273,48 @@ static void subtest_clients(void)
 	check_store();
 }
 
+static void sysfs_write_1(const char *path)
+{
+	int fd = open(path, O_WRONLY);
+
+	igt_assert_f(fd >= 0, "%s: %s", path, strerror(errno));
+	igt_assert_eq(write(fd, "1", 1), 1);
+	close(fd);
+}
+
+static void subtest_rescan(void)
+{
+	char slot[64], path[128];
+	double t0;
+	int fd;
+
+	require_model();
+	fd = drm_open_driver();
+	device_slot(fd, slot, sizeof(slot));
+	close(fd);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", slot);
+	sysfs_write_1(path);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", slot);
+	igt_assert_f(access(path, F_OK), "%s still there", path);
+
+	sysfs_write_1("/sys/bus/pci/rescan");
+	igt_assert_f(!access(path, F_OK), "%s not found again", path);
+	t0 = igt_now();
+	while ((fd = __drm_open_driver(false)) < 0 && igt_now() - t0 < 10)
+		sleep_ms(10);
+	igt_assert_f(fd >= 0, "i915 did not bind %s after the rescan", slot);
+	close(fd);
+	check_store();
+
+	/* the firmware framebuffer's claim went with the first function */
+	unplug(slot);
+	igt_assert_ok(load_modules());
+	check_store();
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST(idle),
+	SUBTEST(rescan),
 	SUBTEST_T(clients, 120),
 };
 

@@ -59,7 +59,8 @@ KMEMLEAK_SCANS=${KMEMLEAK_SCANS:-1}
 DEBUGFS=/sys/kernel/debug
 export BENCH_OUT="${BENCH_OUT:-/out}"
 
-# emit, result, log_clean, wait_for, load_gpus, unload_gpus, sim_slot...
+# emit, result, log_clean, wait_for, load_gpus, unload_gpus, sim_slot,
+# objects_left, list_tests...
 . /lib/guest-lib.sh
 
 # Centiseconds since boot.
@@ -72,41 +73,6 @@ now() {
 secs_since() {
 	local d=$(($(now) - $1))
 	printf '%d.%02ds' $((d / 100)) $((d % 100))
-}
-
-matches() {
-	local name="$1" pats="$2" p
-	for p in $pats; do
-		# shellcheck disable=SC2254
-		case $name in $p) return 0 ;; esac
-	done
-	return 1
-}
-
-list_tests() {
-	local f n
-	for f in "$TESTS_DIR"/*; do
-		[ -f "$f" ] && [ -x "$f" ] || continue
-		n=${f##*/}
-		[ -n "$FILTER" ] && ! matches "$n" "$FILTER" && continue
-		[ -n "$EXCLUDE" ] && matches "$n" "$EXCLUDE" && continue
-		echo "$n"
-	done
-}
-
-# Object count: first token of the first line of i915_gem_objects, retried
-# for up to 2 s in case the driver frees objects from a worker.
-objects_left() {
-	local f i=0 n
-	f=$(i915_debugfs "$1")/i915_gem_objects
-	[ -r "$f" ] || { echo "missing"; return; }
-	while :; do
-		n=$(head -n 1 "$f" | cut -d' ' -f1)
-		[ "$n" = 0 ] || [ $i -ge 20 ] && break
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "$n"
 }
 
 # With kmemleak in the kernel: wait until new objects are old enough to

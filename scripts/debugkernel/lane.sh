@@ -11,7 +11,8 @@
 #  2. i915.ko and i915_sim.ko built against that kernel tree, in a copy
 #     of the sources (the Debian lane's modules are left alone); --patch applies a patch
 #     to the copy first (how the lane is shown to catch a planted bug);
-#  3. scripts/vm/run.sh --lane debug --one-at-a-time boots it and runs,
+#  3. scripts/vm/run.sh --lane debug --one-at-a-time (with vgem loaded,
+#     the exporter of the PRIME import tests) boots it and runs,
 #     as its guest script, scripts/debugkernel/guest.sh: tests/run-suite.sh
 #     (every test but the long stresses, on each simulated GPU loaded
 #     alone - the Debian lane loads both at once - with kmemleak scanned
@@ -115,7 +116,7 @@ rc=0
 "$REPO/scripts/vm/run.sh" --lane debug \
 	--kernel "$KDIR/bzImage" --modules "$KDIR/modroot" --kver "$KREL" \
 	--module "$MODWORK/src/i915.ko" --sim-module "$MODWORK/src/i915_sim.ko" \
-	--one-at-a-time --tests "$REPO/tests/build" \
+	--one-at-a-time --tests "$REPO/tests/build" --kmod vgem \
 	--script "$HERE/guest.sh" "${guest_args[@]}" \
 	--exclude "$EXCLUDE" --mem "${DEBUG_LANE_MEM:-1024}" \
 	--set TEST_TIMEOUT=1200 --set KMEMLEAK_SCANS=2 --timeout 3600 \

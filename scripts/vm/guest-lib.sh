@@ -3,8 +3,8 @@
 #
 # scripts/vm/guest-lib.sh - what the bench VM's guest programs share
 # (busybox sh): the result channel, the kernel-log check, loading the
-# model (i915_sim.ko ids=...) and the driver (i915.ko), and where each
-# simulated GPU and its debugfs files are.
+# model (i915_sim.ko ids=...) and the driver (i915.ko), where each
+# simulated GPU and its debugfs files are, and which test programs to run.
 # scripts/vm/mkinitramfs.sh installs it as /lib/guest-lib.sh; the suite
 # (tests/run-suite.sh), the debug lane's guest.sh and the benchmark's
 # run-bench.sh source it.
@@ -75,6 +75,23 @@ i915_debugfs() {
 	echo /sys/kernel/debug/dri/0
 }
 
+# objects_left SLOT: the object count of the i915 device on PCI slot SLOT
+# (first token of the first line of its i915_gem_objects), retried for up
+# to 2 s in case the driver frees objects from a worker; "missing" if the
+# file is not there.
+objects_left() {
+	local f i=0 n
+	f=$(i915_debugfs "$1")/i915_gem_objects
+	[ -r "$f" ] || { echo "missing"; return; }
+	while :; do
+		n=$(head -n 1 "$f" | cut -d' ' -f1)
+		[ "$n" = 0 ] || [ $i -ge 20 ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$n"
+}
+
 # sim_ids ID...: the ids= argument of i915_sim.ko, "0x2772,0x2a42".
 sim_ids() {
 	echo "$*" | tr ' ' ','
@@ -143,4 +160,27 @@ unload_gpus() {
 		echo "rmmod i915_sim failed: $out"
 		return 1
 	fi
+}
+
+# matches NAME "PATTERNS": NAME matches one of the glob PATTERNS.
+matches() {
+	local name="$1" pats="$2" p
+	for p in $pats; do
+		# shellcheck disable=SC2254
+		case $name in $p) return 0 ;; esac
+	done
+	return 1
+}
+
+# list_tests: the executables in $TESTS_DIR that match $FILTER (if set)
+# and not $EXCLUDE (if set), one name a line.
+list_tests() {
+	local f n
+	for f in "$TESTS_DIR"/*; do
+		[ -f "$f" ] && [ -x "$f" ] || continue
+		n=${f##*/}
+		[ -n "$FILTER" ] && ! matches "$n" "$FILTER" && continue
+		[ -n "$EXCLUDE" ] && matches "$n" "$EXCLUDE" && continue
+		echo "$n"
+	done
 }

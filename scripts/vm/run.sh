@@ -38,6 +38,10 @@
 #   --lane NAME      label in the summary (default: debian)
 #   --workdir DIR    keep initramfs, console.log and results.txt there
 #   --verbose        all kernel messages on the console (default: quiet)
+#   --no-mesa        do not attach the host's Mesa as a disk (by default
+#                    scripts/vm/mkmesadisk.sh's image is the second virtio
+#                    disk when the host has Mesa; the init mounts it at
+#                    /mesa for tests/mesa_gles)
 #
 # Output: the guest console, live; then one line per failed result and the
 # final line "N passed, N failed, N skipped".  A result the suite planned
@@ -59,7 +63,7 @@ QBOOT=/usr/share/qemu/qboot.rom
 KERNEL='' MODROOT='' KVER='' MODULE=$REPO/i915.ko SIM_MODULE='' TESTS=$REPO/tests/build
 SCRIPT=$REPO/tests/run-suite.sh FILTER='' EXCLUDE='' SIMS="0x2772 0x2a42"
 APPEND='' MEM=1024 SMP=2 SWAP=2G TIMEOUT=1800 OUTDIR='' LANE=debian WORK=''
-VERBOSE='' SETS=() EXTRAS=() TOGETHER=1
+VERBOSE='' SETS=() EXTRAS=() TOGETHER=1 MESA=1 MESA_IMG=''
 
 usage() {
 	sed -n '/^# Usage:/,/^set -e/{/^set -e/d;s/^# \{0,1\}//p;}' "$0" >&2
@@ -71,6 +75,7 @@ parse_args() {
 		case $1 in
 		--verbose) VERBOSE=1; shift; continue ;;
 		--one-at-a-time) TOGETHER=0; shift; continue ;;
+		--no-mesa) MESA=''; shift; continue ;;
 		-h | --help) usage 0 ;;
 		esac
 		[ $# -ge 2 ] || usage
@@ -154,6 +159,27 @@ write_conf() {
 	} >"$WORK/bench.conf"
 }
 
+# Is module $1 built into the booted kernel or one of its modules?
+has_kmod() {
+	local d=$MODROOT/lib/modules/$KVER
+	grep -qs "/$1\.ko" "$d/modules.builtin" ||
+		[ -n "$(find "$d" -name "$1.ko*" -print -quit)" ]
+}
+
+# The host's Mesa as a read-only disk (mkmesadisk.sh), with ext4 (it
+# mounts ext2) and crc32c in the initramfs; nothing if there is no Mesa
+# or the kernel has no ext4 (the debug kernel): the Mesa test skips.
+find_mesa() {
+	[ -n "$MESA" ] || return 0
+	if ! has_kmod ext4; then
+		note "no ext4 in $KVER: no Mesa disk, the Mesa test will skip"
+		return 0
+	fi
+	MESA_IMG=$("$REPO/scripts/vm/mkmesadisk.sh") || { MESA_IMG=''; return 0; }
+	EXTRAS+=(--kmod ext4)
+	if has_kmod crc32c_generic; then EXTRAS+=(--kmod crc32c_generic); fi
+}
+
 build_initramfs() {
 	local t0=$SECONDS
 	write_conf
@@ -194,6 +220,7 @@ boot_vm() {
 		-append "$cmdline" \
 		-serial stdio -serial "file:$WORK/results.txt" \
 		-drive "file=$WORK/swap.img,format=raw,if=virtio,cache=unsafe" \
+		${MESA_IMG:+-drive "file=$MESA_IMG,format=raw,if=virtio,readonly=on"} \
 		</dev/null 2>&1 | tr -d '\r' | tee "$WORK/console.log"
 	VM_RC=${PIPESTATUS[0]}
 	set -e
@@ -261,6 +288,7 @@ main() {
 		WORK=$(mktemp -d "${TMPDIR:-/tmp}/i915gem-vm.XXXXXX")
 		TEMP_WORK=1
 	fi
+	find_mesa
 	build_initramfs
 	lock_vm
 	boot_vm

@@ -16,7 +16,7 @@
  *     driver without hardware of Debian's kernel (drm_gem_shmem), used
  *     when /dev/dri has a vgem node.
  *
- * Each line is the median of 5 samples; each sample repeats the
+ * Each line is the median of 7 samples; each sample repeats the
  * operation enough times to take about BENCH_SAMPLE_S seconds (default
  * 0.25; calibrated by a first run, which also warms caches and
  * mappings).  Each sample is preceded by one sample of the line's
@@ -30,7 +30,11 @@
  * submitted, no object is left) and exits 1 when anything fails, 0
  * otherwise.
  *
- * Usage: gem_bench [-s SECONDS_PER_SAMPLE]
+ * The goals of issue 13 (the execbuffer path) come last, each a ratio of
+ * two interleaved operations with the goal's limit and whether it holds.
+ *
+ * Usage: gem_bench [-s SECONDS_PER_SAMPLE] [-g]   (-g, or BENCH_ONLY=goals:
+ * the references and the goals only)
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -42,7 +46,7 @@
 
 #include "exec.h"
 
-#define SAMPLES		5
+#define SAMPLES		7
 #define MIB		(1024u * 1024u)
 #define KIB		1024u
 
@@ -264,24 +268,6 @@ static void row_vgem(const char *name, const struct result *r, size_t bytes)
 
 /* ------------------------------------------------------------------ */
 /* devices */
-
-/* the first primary node of driver @name, or -1 */
-static int open_card(const char *name)
-{
-	char path[64];
-	int i, fd;
-
-	for (i = 0; i < 64; i++) {
-		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (igt_drm_driver_is(fd, name))
-			return fd;
-		close(fd);
-	}
-	return -1;
-}
 
 static const char *gpu_name(int id)
 {
@@ -884,19 +870,289 @@ static void bench_exec(struct ctx *c, struct refs *r)
 	bo_fini(&dst, c->fd);
 }
 
+/* ------------------------------------------------------------------ */
+/* the goals of issue 13: the execbuffer path */
+
+#define GOAL_RELOCS	1000	/* relocations of the reloc lines */
+#define GOAL_OBJECTS	1000	/* objects of the many-objects line */
+#define GOAL_BATCH	(16 * KIB)	/* room for a dword per relocation */
+/*
+ * The model's hand-off (tail write to breadcrumb to the waiter woken) in
+ * GETPARAMs, measured on 2026-11-24 before it was changed (the GM45's,
+ * the larger of the two GPUs' medians): the goal is half of it.
+ */
+#define GOAL_HANDOFF_BEFORE	64.0
+
+struct goal_ctx {
+	int fd;
+	uint32_t batch[2];	/* alternated: each exec finds its batch idle */
+	uint32_t target;
+	uint32_t *idle;		/* GOAL_OBJECTS - 1 objects, never written */
+	struct drm_i915_gem_relocation_entry *relocs[2];
+	struct drm_i915_gem_exec_object2 *objs[2];
+	struct drm_i915_gem_execbuffer2 eb[2];
+	unsigned int nrelocs;	/* per exec: 0 or GOAL_RELOCS */
+	bool stale;		/* every presumed offset wrong before each exec */
+	long ops;
+};
+
+/* The exec list of batch @i: [target,] [idle objects,] batch. */
+static void goal_setup(struct goal_ctx *g, unsigned int nobjs,
+		       unsigned int nrelocs, bool stale, uint64_t flags)
+{
+	unsigned int i, k, n;
+
+	g->nrelocs = nrelocs;
+	g->stale = stale;
+	for (i = 0; i < 2; i++) {
+		struct drm_i915_gem_exec_object2 *o = g->objs[i];
+
+		memset(o, 0, GOAL_OBJECTS * sizeof(*o));
+		n = 0;
+		if (nrelocs)
+			o[n++].handle = g->target;
+		for (k = 0; k + 1 < nobjs; k++)
+			o[n++].handle = g->idle[k];
+		o[n].handle = g->batch[i];
+		o[n].relocs_ptr = to_user_pointer(g->relocs[i]);
+		o[n].relocation_count = nrelocs;
+		n++;
+		memset(&g->eb[i], 0, sizeof(g->eb[i]));
+		g->eb[i].buffers_ptr = to_user_pointer(o);
+		g->eb[i].buffer_count = n;
+		g->eb[i].batch_len = 8;
+		g->eb[i].flags = flags;
+	}
+}
+
+static void goal_exec(struct goal_ctx *g, unsigned int i)
+{
+	unsigned int k;
+
+	if (g->stale)
+		for (k = 0; k < g->nrelocs; k++)
+			g->relocs[i][k].presumed_offset = ~0ull;
+	if (ioctl(g->fd, DRM_IOCTL_I915_GEM_EXECBUFFER2, &g->eb[i])) {
+		fail("EXECBUFFER2 (%u objects, %u relocations): %s",
+		     g->eb[i].buffer_count, g->nrelocs, strerror(errno));
+		exit(1);	/* a hung or wedged GPU: no more numbers */
+	}
+	g->ops++;
+}
+
+/* n execs, alternating the two batches, then one WAIT for both */
+static void do_goal_exec(void *p, long n)
+{
+	struct goal_ctx *g = p;
+	long i;
+
+	for (i = 0; i < n; i++)
+		goal_exec(g, i & 1);
+	gem_sync(g->fd, g->batch[0]);
+	gem_sync(g->fd, g->batch[1]);
+}
+
+/* exec and WAIT, n times */
+static void do_goal_exec_wait(void *p, long n)
+{
+	struct goal_ctx *g = p;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		goal_exec(g, i & 1);
+		gem_sync(g->fd, g->batch[i & 1]);
+	}
+}
+
+static int goals_held, goals_total;
+
+/*
+ * BENCH_PROFILE=N: goal line N (1: empty exec, 2: exec + WAIT, 3 and 4:
+ * valid relocations without and with NO_RELOC, 5: stale relocations,
+ * 6: 1000 objects) is not measured but run BENCH_PROFILE_N times (default
+ * 1000), untimed, for a profiler (ftrace) to watch; the others are left
+ * out, and the program exits right after it.
+ */
+static int profile_goal;
+
+/* Measure @o against @ref, or with BENCH_PROFILE only run it. */
+static bool goal_measure(int line, struct op *o, struct op *ref,
+			 struct result *res)
+{
+	const char *n = getenv("BENCH_PROFILE_N");
+
+	if (!profile_goal) {
+		*res = measure(o, ref);
+		return true;
+	}
+	if (line == profile_goal) {
+		printf("profile: goal %d, %d times\n", line, n ? atoi(n) : 1000);
+		o->fn(o->ctx, n ? atoi(n) : 1000);
+		/* nothing after it in the trace; closing the fd frees all */
+		exit(failures ? 1 : 0);
+	}
+	return false;
+}
+
+static void print_goal(const char *name, double ratio, double limit,
+		       const char *unit, double spread)
+{
+	char lim[40];
+	bool holds = ratio <= limit;
+
+	snprintf(lim, sizeof(lim), "<= %g %s: %s", limit, unit,
+		 holds ? "holds" : "MISSED");
+	print_row(name, "", ratio, lim, spread);
+	goals_total++;
+	goals_held += holds;
+}
+
+/* Every relocated dword holds the target's address, every presumed too. */
+static void goal_check_relocs(struct goal_ctx *g, const char *what)
+{
+	uint32_t *dw = malloc(GOAL_BATCH);
+	uint64_t offset = g->objs[0][0].offset;
+	unsigned int i, k, bad = 0;
+
+	igt_assert(dw);
+	for (i = 0; i < 2; i++) {
+		gem_read(g->fd, g->batch[i], 0, dw, GOAL_BATCH);
+		for (k = 0; k < GOAL_RELOCS; k++) {
+			bad += dw[2 + k] != (uint32_t)(offset + k);
+			bad += g->relocs[i][k].presumed_offset != offset;
+		}
+		bad += g->objs[i][0].offset != offset;
+	}
+	check(!bad, "%s: %u relocated dwords or presumed offsets wrong",
+	      what, bad);
+	free(dw);
+}
+
+static void bench_goals(struct ctx *c, struct refs *r)
+{
+	const uint32_t bbe[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
+	struct goal_ctx g = { .fd = c->fd }, g0;
+	struct op gp = op(do_getparam, c), ref = op(do_goal_exec, &g0);
+	struct op o = op(do_goal_exec, &g);
+	struct op ow = op(do_goal_exec_wait, &g);
+	double exec_gp = 0, wait_gp, handoff;
+	long long batches;
+	struct result res;
+	unsigned int i, k;
+
+	(void)r;
+	if (getenv("BENCH_PROFILE"))
+		profile_goal = atoi(getenv("BENCH_PROFILE"));
+	heading("issue 13 goals (each a ratio of two interleaved operations)");
+	c->value = gem_getparam(c->fd, I915_PARAM_CHIPSET_ID);
+	g.target = gem_create(c->fd, 4096);
+	g.idle = calloc(GOAL_OBJECTS, sizeof(*g.idle));
+	igt_assert(g.idle);
+	for (k = 0; k + 1 < GOAL_OBJECTS; k++)
+		g.idle[k] = gem_create(c->fd, 4096);
+	for (i = 0; i < 2; i++) {
+		g.batch[i] = gem_create(c->fd, GOAL_BATCH);
+		gem_write(c->fd, g.batch[i], 0, bbe, sizeof(bbe));
+		g.objs[i] = calloc(GOAL_OBJECTS, sizeof(*g.objs[i]));
+		g.relocs[i] = calloc(GOAL_RELOCS, sizeof(*g.relocs[i]));
+		igt_assert(g.objs[i] && g.relocs[i]);
+		/* dword k + 2 (after the end of the batch): target + k */
+		for (k = 0; k < GOAL_RELOCS; k++) {
+			g.relocs[i][k].target_handle = g.target;
+			g.relocs[i][k].offset = 8 + 4 * k;
+			g.relocs[i][k].delta = k;
+			g.relocs[i][k].read_domains = I915_GEM_DOMAIN_RENDER;
+			g.relocs[i][k].presumed_offset = ~0ull;
+		}
+	}
+	g0 = g;
+	batches = cs_counter("batches");
+	gp.n = calibrate(gp.fn, gp.ctx);
+
+	/* the empty batch, back to back, in GETPARAMs */
+	goal_setup(&g, 1, 0, false, 0);
+	if (goal_measure(1, &o, &gp, &res)) {
+		exec_gp = median_q(&res);
+		print_goal("exec empty batch, per exec / GETPARAM", exec_gp,
+			   10, "GETPARAMs", spread_q(&res, 1));
+	}
+	/* the hand-off: what the WAIT adds to an exec, in GETPARAMs */
+	if (goal_measure(2, &ow, &gp, &res)) {
+		wait_gp = median_q(&res);
+		handoff = wait_gp - exec_gp;
+		row_time("exec empty batch + GEM_WAIT", &res, "GETPARAM");
+		print_goal("  hand-off: (exec + WAIT) - exec, / GETPARAM",
+			   handoff, GOAL_HANDOFF_BEFORE / 2,
+			   "GETPARAMs (half of before)", spread_q(&res, 1));
+		printf("  %-46s %11.0f%%\n",
+		       "  hand-off, share of the round trip",
+		       100 * handoff / wait_gp);
+	}
+
+	/* the references: the same execs without relocations */
+	goal_setup(&g0, 1, 0, false, 0);
+	ref.n = calibrate(ref.fn, ref.ctx);
+	goal_setup(&g, 1, GOAL_RELOCS, false, 0);
+	do_goal_exec(&g, 2);	/* now every presumed offset is right */
+	if (goal_measure(3, &o, &ref, &res))
+		print_goal("1000 valid relocations / none", median_q(&res),
+			   2.5, "x", spread_q(&res, 1));
+	goal_check_relocs(&g, "1000 valid relocations");
+
+	goal_setup(&g0, 1, 0, false, I915_EXEC_NO_RELOC);
+	ref.n = calibrate(ref.fn, ref.ctx);
+	goal_setup(&g, 1, GOAL_RELOCS, false, I915_EXEC_NO_RELOC);
+	do_goal_exec(&g, 2);	/* the offsets written back: nothing moves */
+	if (goal_measure(4, &o, &ref, &res))
+		print_goal("1000 valid relocations / none, NO_RELOC",
+			   median_q(&res), 1.2, "x", spread_q(&res, 1));
+	goal_check_relocs(&g, "1000 valid relocations, NO_RELOC");
+
+	goal_setup(&g0, 1, 0, false, 0);
+	ref.n = calibrate(ref.fn, ref.ctx);
+	goal_setup(&g, 1, GOAL_RELOCS, true, 0);
+	if (goal_measure(5, &o, &ref, &res))
+		print_goal("1000 stale relocations / none", median_q(&res),
+			   25, "x", spread_q(&res, 1));
+	goal_check_relocs(&g, "1000 stale relocations");
+
+	goal_setup(&g, GOAL_OBJECTS, 0, false, 0);
+	if (goal_measure(6, &o, &ref, &res))
+		print_goal("1000 objects / 1 object", median_q(&res), 40, "x",
+			   spread_q(&res, 1));
+
+	check_counter("batches", batches, g.ops + g0.ops);
+	printf("  goals: %d of %d hold\n", goals_held, goals_total);
+	for (i = 0; i < 2; i++) {
+		gem_close(c->fd, g.batch[i]);
+		free(g.objs[i]);
+		free(g.relocs[i]);
+	}
+	for (k = 0; k + 1 < GOAL_OBJECTS; k++)
+		gem_close(c->fd, g.idle[k]);
+	gem_close(c->fd, g.target);
+	free(g.idle);
+}
+
 int main(int argc, char **argv)
 {
 	struct ctx c = { .fd = -1, .vfd = -1 };
 	struct utsname u;
 	struct refs r;
+	bool only_goals = getenv("BENCH_ONLY") &&
+			  !strcmp(getenv("BENCH_ONLY"), "goals");
 	int opt, id;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (getenv("BENCH_SAMPLE_S"))
 		sample_s = atof(getenv("BENCH_SAMPLE_S"));
-	while ((opt = getopt(argc, argv, "s:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:g")) != -1) {
+		if (opt == 'g') {
+			only_goals = true;
+			continue;
+		}
 		if (opt != 's') {
-			fprintf(stderr, "usage: %s [-s seconds-per-sample]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-s seconds-per-sample] [-g]\n", argv[0]);
 			return 2;
 		}
 		sample_s = atof(optarg);
@@ -904,12 +1160,12 @@ int main(int argc, char **argv)
 	if (sample_s <= 0)
 		sample_s = 0.25;
 
-	c.fd = open_card("i915");
+	c.fd = drm_open_named("i915");
 	if (c.fd < 0) {
 		printf("FAIL: no i915 card node in /dev/dri\n");
 		return 1;
 	}
-	c.vfd = open_card("vgem");
+	c.vfd = drm_open_named("vgem");
 	id = gem_getparam(c.fd, I915_PARAM_CHIPSET_ID);
 	uname(&u);
 	printf("== i915 0x%04x (%s, gen %d) ==\n", id, gpu_name(id),
@@ -925,14 +1181,17 @@ int main(int argc, char **argv)
 	       "ratio to", "spread");
 
 	bench_refs(&c, &r);
-	bench_ioctls(&c, &r);
-	bench_create(&c, &r);
-	heading("copies (ratio: MB/s / memcpy's MB/s of the same size)");
-	bench_copy_size(&c, MIB, "1 MiB", &r.memcpy_1m, "memcpy 1 MiB");
-	bench_copy_size(&c, 64 * KIB, "64 KiB", &r.memcpy_64k,
-			"memcpy 64 KiB");
-	bench_mmap(&c, &r);
-	bench_exec(&c, &r);
+	if (!only_goals) {
+		bench_ioctls(&c, &r);
+		bench_create(&c, &r);
+		heading("copies (ratio: MB/s / memcpy's MB/s of the same size)");
+		bench_copy_size(&c, MIB, "1 MiB", &r.memcpy_1m, "memcpy 1 MiB");
+		bench_copy_size(&c, 64 * KIB, "64 KiB", &r.memcpy_64k,
+				"memcpy 64 KiB");
+		bench_mmap(&c, &r);
+		bench_exec(&c, &r);
+	}
+	bench_goals(&c, &r);
 
 	check(gem_wait_object_count(c.fd, 0) == 0,
 	      "i915_gem_objects: objects left at the end");

@@ -4,6 +4,7 @@
  * and their CPU reference, and the software model's knobs.
  */
 #include <ctype.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <sys/ioctl.h>
@@ -1263,5 +1264,61 @@ int sim_drawrects_clear(void)
 	if (write(fd, "0\n", 2) != 2)
 		ret = -errno;
 	close(fd);
+	return ret;
+}
+
+void pattern_fill(void *p, size_t bytes, uint32_t seed)
+{
+	uint32_t *dw = p;
+	size_t i;
+
+	for (i = 0; i < bytes / 4; i++)
+		dw[i] = pattern_dw(seed, i);
+}
+
+void pattern_check(const void *p, size_t bytes, uint32_t seed,
+		   const char *what)
+{
+	const uint32_t *dw = p;
+	size_t i;
+
+	for (i = 0; i < bytes / 4; i++)
+		igt_assert_f(dw[i] == pattern_dw(seed, i),
+			     "%s: dword %zu is 0x%08x, not 0x%08x",
+			     what, i, dw[i], pattern_dw(seed, i));
+}
+
+void pattern_check_object(int fd, uint32_t handle, size_t bytes,
+			  uint32_t seed, const char *what)
+{
+	uint32_t *buf = malloc(bytes);
+
+	igt_assert(buf);
+	gem_read(fd, handle, 0, buf, bytes);
+	pattern_check(buf, bytes, seed, what);
+	free(buf);
+}
+
+void surf_linear32(struct surf *s, struct bo *bo, int width, int height)
+{
+	s->bo = bo;
+	s->pitch = width * 4;
+	s->cpp = 4;
+	s->width = width;
+	s->height = height;
+}
+
+int blit_linear32(int fd, struct bo *dst, struct bo *src, int width,
+		  int height)
+{
+	struct batch *b = batch_new(fd);
+	struct surf sd, ss;
+	int ret;
+
+	surf_linear32(&sd, dst, width, height);
+	surf_linear32(&ss, src, width, height);
+	emit_xy_copy(b, &sd, 0, 0, &ss, 0, 0, width, height);
+	ret = __batch_submit(b, 0);
+	batch_free(b);
 	return ret;
 }

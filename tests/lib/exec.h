@@ -277,6 +277,15 @@ struct surf {
 	int width, height;
 };
 
+/* @s is @bo as @width x @height 32-bit pixels, rows packed (pitch w * 4) */
+void surf_linear32(struct surf *s, struct bo *bo, int width, int height);
+/*
+ * One XY_SRC_COPY_BLT of a whole @width x @height 32-bit linear image
+ * from @src to @dst, submitted at once; 0 or -errno of the exec
+ */
+int blit_linear32(int fd, struct bo *dst, struct bo *src, int width,
+		  int height);
+
 /* XY_COLOR_BLT of @color into [x, x+w) x [y, y+h) */
 void emit_xy_fill(struct batch *b, const struct surf *dst, int x, int y,
 		  int w, int h, uint32_t color);
@@ -477,5 +486,14 @@ static inline uint32_t pattern_dw(uint32_t seed, uint32_t i)
 	x ^= x >> 12;
 	return x ? x : 1;
 }
+
+/* @bytes of pattern_dw(@seed, i) dwords at @p */
+void pattern_fill(void *p, size_t bytes, uint32_t seed);
+/* @bytes at @p hold pattern_dw(@seed, i), or the first wrong dword fails */
+void pattern_check(const void *p, size_t bytes, uint32_t seed,
+		   const char *what);
+/* the same of the first @bytes of object @handle, read with PREAD */
+void pattern_check_object(int fd, uint32_t handle, size_t bytes,
+			  uint32_t seed, const char *what);
 
 #endif /* IGT_EXEC_H */

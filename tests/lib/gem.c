@@ -5,6 +5,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/mman.h>
+
 #include "gem.h"
 
 int __gem_getparam(int fd, int param, int *value)
@@ -202,6 +204,33 @@ void *gem_mmap__cpu(int fd, uint32_t handle, uint64_t offset, uint64_t size)
 	return ptr;
 }
 
+int __gem_mmap_offset(int fd, uint32_t handle, uint64_t flags,
+		      uint64_t *offset)
+{
+	struct drm_i915_gem_mmap_offset m = {
+		.handle = handle,
+		.flags = flags,
+	};
+	int ret = igt_ioctl(fd, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &m);
+
+	if (!ret)
+		*offset = m.offset;
+	return ret;
+}
+
+void *gem_mmap_offset(int fd, uint32_t handle, uint64_t size,
+		      uint64_t flags)
+{
+	uint64_t offset = 0;
+	void *ptr;
+
+	igt_assert_ok(__gem_mmap_offset(fd, handle, flags, &offset));
+	ptr = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset);
+	igt_assert_f(ptr != MAP_FAILED, "mmap of offset 0x%" PRIx64 ": %s\n",
+		     offset, strerror(errno));
+	return ptr;
+}
+
 int __gem_set_domain(int fd, uint32_t handle, uint32_t read, uint32_t write)
 {
 	struct drm_i915_gem_set_domain d = {
@@ -266,4 +295,28 @@ long long gem_wait_object_count(int fd, long long want)
 			return count;
 		usleep(10000);
 	}
+}
+
+void gem_object_counts(int fd, long long *bound, long long *purgeable,
+		       long long *purgeable_bytes)
+{
+	long long b, bb, p, pb;
+	char buf[1 << 16], *line;
+	int ret;
+
+	ret = igt_debugfs_read(fd, "i915_gem_objects", buf, sizeof(buf));
+	igt_assert_f(ret > 0, "reading i915_gem_objects: %s",
+		     igt_errname(ret));
+	line = strchr(buf, '\n');
+	igt_assert(line);
+	igt_assert_f(sscanf(line + 1,
+			    "%lld bound objects, %lld bytes; %lld purgeable objects, %lld bytes",
+			    &b, &bb, &p, &pb) == 4,
+		     "second line of i915_gem_objects: %.80s", line + 1);
+	if (bound)
+		*bound = b;
+	if (purgeable)
+		*purgeable = p;
+	if (purgeable_bytes)
+		*purgeable_bytes = pb;
 }

@@ -64,7 +64,24 @@ int __gem_mmap(int fd, uint32_t handle, uint64_t offset, uint64_t size,
 void *gem_mmap__cpu(int fd, uint32_t handle, uint64_t offset,
 		    uint64_t size);
 
+/*
+ * MMAP_OFFSET (MMAP_GTT is flags I915_MMAP_OFFSET_GTT): the fake offset
+ * in *offset; gem_mmap_offset() maps @size bytes of it with PROT_READ |
+ * PROT_WRITE, MAP_SHARED and asserts success
+ */
+int __gem_mmap_offset(int fd, uint32_t handle, uint64_t flags,
+		      uint64_t *offset);
+void *gem_mmap_offset(int fd, uint32_t handle, uint64_t size,
+		      uint64_t flags);
+
 /* SET_DOMAIN, SW_FINISH */
+/*
+ * The second line of debugfs i915_gem_objects: the bound objects and the
+ * purgeable (populated DONTNEED) ones; a NULL pointer skips its number.
+ */
+void gem_object_counts(int fd, long long *bound, long long *purgeable,
+		       long long *purgeable_bytes);
+
 int __gem_set_domain(int fd, uint32_t handle, uint32_t read, uint32_t write);
 void gem_set_domain(int fd, uint32_t handle, uint32_t read, uint32_t write);
 int __gem_sw_finish(int fd, uint32_t handle);

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/igt/build.sh - build (or find in the cache) the igt-gpu-tools
+# test binaries `make igt` runs: every test of igt's own test list
+# (tests/test-list.txt, what igt's CI runs) whose name starts with gem_,
+# prime_, syncobj_ or core_ (read from the tree, not written here).
+#
+#   $I915GEM_CACHE/igt-<version>-<hash>/  (default ~/.cache/i915gem)
+#     src/        the tarball, unpacked
+#     build/      meson's build tree (build/tests/<binary>, build/lib/)
+#     tests.txt   the binaries built, one a line (build/tests/<name>)
+#     build.log, .done (written last: the entry is usable), .lock
+#
+# <hash> covers the tarball's sha256 and RECIPE below: another tarball or
+# another recipe builds in its own directory; a finished one is reused at
+# once, an interrupted one is resumed (ninja is incremental).  Locks, as
+# scripts/debugkernel/build.sh: <dir>/.lock shared to use a finished build
+# (scripts/igt/run.sh holds it so while the VM runs), exclusive to build
+# one, so two checkouts never build into one tree at once and a build in
+# use is never pruned.
+#
+# Usage: build.sh [--print]    (--print: only print the cache dir)
+# Prints the cache dir as the last line of stdout; progress goes to stderr.
+# Env: IGT_TARBALL (default ../shared/igt/igt-gpu-tools-1.27.1.tar.xz from
+# the repo or from the main checkout of a git worktree), I915GEM_CACHE, JOBS (default nproc), NICE (default 10).
+set -euo pipefail
+
+# Bump when the configuration or the set of binaries changes.
+RECIPE=1
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../vm/lib.sh
+. "$here/../vm/lib.sh"
+# The default is beside the repo, or beside the main checkout when this is
+# a git worktree of it.
+tarball=${IGT_TARBALL:-}
+if [ -z "$tarball" ]; then
+	tarball=$REPO/../shared/igt/igt-gpu-tools-1.27.1.tar.xz
+	common=$(git -C "$REPO" rev-parse --path-format=absolute --git-common-dir 2>/dev/null || true)
+	[ -f "$tarball" ] || [ -z "$common" ] ||
+		tarball=$(dirname "$common")/../shared/igt/igt-gpu-tools-1.27.1.tar.xz
+fi
+jobs=${JOBS:-$(nproc)}
+nice=${NICE:-10}
+# The binaries we run: igt's own names for what they test.
+WANT='^(gem|prime|syncobj|core)_'
+
+log() { echo "igt: $*" >&2; }
+
+# Remove the builds of other tarballs or recipes (about 300 MB each),
+# unless a build or a run holds their lock.
+prune_others() {
+	local d
+	for d in "$I915GEM_CACHE"/igt-*; do
+		[ "$d" = "$out" ] || [ ! -d "$d" ] && continue
+		(
+			exec 8>>"$d/.lock"
+			flock -n 8 || exit 0
+			log "removing the old cache $d"
+			rm -rf "$d"
+		)
+	done
+}
+
+main() {
+	[ -f "$tarball" ] || die "no igt tarball at $tarball (set IGT_TARBALL)"
+	tarball=$(readlink -f "$tarball")
+	local sum name
+	sum=$( { echo "recipe=$RECIPE"; sha256sum <"$tarball"; } | sha256sum | cut -c1-12)
+	name=$(basename "$tarball" .tar.xz)
+	out=$I915GEM_CACHE/igt-${name#igt-gpu-tools-}-$sum
+	if [ "${1:-}" = "--print" ]; then
+		echo "$out"
+		return 0
+	fi
+
+	mkdir -p "$out"
+	exec 9>>"$out/.lock"
+	flock -s 9
+	[ -f "$out/.done" ] || flock 9	# to build: wait for other builds of it
+	if [ -f "$out/.done" ]; then
+		log "cached: $out ($(wc -l <"$out/tests.txt") binaries)"
+		echo "$out"
+		return 0
+	fi
+
+	local start=$SECONDS tmp src targets
+	if [ ! -f "$out/src/.unpacked" ]; then
+		log "unpacking $tarball"
+		rm -rf "$out/src" "$out/build" "$out"/.src.*
+		tmp=$(mktemp -d "$out/.src.XXXXXX")
+		tar -C "$tmp" -xJf "$tarball"
+		src=$(echo "$tmp"/*/)
+		[ -f "$src/meson.build" ] || die "$tarball holds no meson tree"
+		touch "$src/.unpacked"
+		mv -T "$src" "$out/src"
+		rm -rf "$tmp"
+	fi
+	: >"$out/build.log"
+	if [ ! -f "$out/build/build.ninja" ]; then
+		rm -rf "$out/build"
+		log "meson setup (log: $out/build.log)"
+		# The options of ../shared/igt/README.md: only what the tests need.
+		meson setup "$out/build" "$out/src" -Dtests=enabled \
+			-Doverlay=disabled -Dchamelium=disabled -Dvalgrind=disabled \
+			-Dman=disabled -Ddocs=disabled -Drunner=disabled \
+			-Doping=disabled -Dlibunwind=enabled -Dlibdrm_drivers=intel \
+			>>"$out/build.log" 2>&1 ||
+			{ tail -n 30 "$out/build.log" >&2; die "meson setup failed"; }
+	fi
+	# The binaries igt's own CI runs (its tests/test-list.txt, made from
+	# test_list in tests/meson.build) whose names we want.
+	ninja -C "$out/build" tests/test-list.txt >>"$out/build.log" 2>&1 ||
+		die "cannot make igt's test-list.txt; log: $out/build.log"
+	tr ' ' '\n' <"$out/build/tests/test-list.txt" | grep -E "$WANT" |
+		sed 's|^|tests/|' | sort -u >"$out/tests.tmp" || true
+	[ -s "$out/tests.tmp" ] || die "igt's test-list.txt names no $WANT test"
+	mapfile -t targets <"$out/tests.tmp"
+	log "building ${#targets[@]} binaries with ninja -j$jobs (nice $nice)"
+	nice -n "$nice" ninja -C "$out/build" -j"$jobs" "${targets[@]}" \
+		>>"$out/build.log" 2>&1 ||
+		{ grep -E 'error' "$out/build.log" | tail -n 20 >&2; die "igt build failed; log: $out/build.log"; }
+	mv "$out/tests.tmp" "$out/tests.txt"
+	touch "$out/.done"
+	log "built ${#targets[@]} binaries in $((SECONDS - start)) s"
+	flock -s 9
+	prune_others
+	echo "$out"
+}
+
+main "$@"
