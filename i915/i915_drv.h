@@ -738,7 +738,6 @@ bool i915_gem_object_fence_fits(struct i915_gem_object *obj, u32 tiling,
 				u32 stride);
 int i915_gem_object_pin_fence(struct i915_gem_object *obj);
 void i915_gem_object_unpin_fence(struct i915_gem_object *obj);
-int i915_gem_object_get_fence(struct i915_gem_object *obj);
 int i915_gem_object_put_fence(struct i915_gem_object *obj);
 void i915_gem_object_release_fence(struct i915_gem_object *obj);
 void i915_gem_fence_zap_gtt_mmaps(struct i915_gem_object *obj);
@@ -853,6 +852,7 @@ void i915_gem_object_mmap_close(struct drm_gem_object *gem,
 				struct drm_file *file);
 void i915_gem_object_mmap_free(struct i915_gem_object *obj);
 void i915_gem_object_release_mmap_gtt(struct i915_gem_object *obj);
+void i915_gem_object_zap_mmap_gtt(struct i915_gem_object *obj);
 void i915_gem_mmap_revoke_all(struct i915_device *i915);
 unsigned int i915_gem_mmap_release_views(struct i915_device *i915);
 bool i915_gem_mmap_node_is_view(struct i915_device *i915,

@@ -24,11 +24,11 @@
  * Execbuffer pins a fence for each tiled object flagged
  * EXEC_OBJECT_NEEDS_FENCE on Gen3 only (Gen4's GPU does not use them, and
  * upstream strips the flag there), after binding it where a fence can
- * describe it (i915_gem_object_fence_place()).  A GTT fault handler
- * binds the object with i915_gem_object_fence_place() too and calls
- * i915_gem_object_get_fence(); every steal and release calls
- * i915_gem_fence_zap_gtt_mmaps() on the old owner, where its GTT mmaps
- * are to be revoked.
+ * describe it (i915_gem_object_fence_place()).  The GTT fault handler
+ * (i915_gem_mman.c) binds the object with i915_gem_object_fence_place()
+ * too and pins the fence while it inserts PTEs; every steal and release
+ * calls i915_gem_fence_zap_gtt_mmaps() on the old owner before the
+ * register is rewritten, which zaps its GTT mmap's PTEs.
  *
  * Bit-6 swizzling is detected once, at load, from the memory
  * controller's registers exactly as upstream's detection reads them (see
@@ -36,8 +36,9 @@
  *
  * Locking: &i915_fences.lock protects the registers, their LRU list and
  * every object's &i915_gem_object.fence; it is taken inside an object's
- * dma_resv lock, never the other way round, and waits for GPU requests
- * while held (never allocates memory).
+ * dma_resv lock, never the other way round, and outside &i915_gtt.lock
+ * (the zap of a GTT mmap); it waits for GPU requests while held (never
+ * allocates memory).
  */
 
 #include <uapi/drm/i915_drm.h>
@@ -301,11 +302,13 @@ static void fence_write(struct i915_device *i915, struct i915_fence_reg *reg)
  *	changes
  *
  * The one place where the CPU's GTT mappings of @obj are to be revoked,
- * so that the next access faults and gets a fence again.  There are no
- * GTT mappings yet: nothing to do.
+ * so that the next access faults and gets a fence again.  Called under
+ * &i915_fences.lock, which keeps @obj alive, with or without @obj's
+ * dma_resv lock.
  */
 void i915_gem_fence_zap_gtt_mmaps(struct i915_gem_object *obj)
 {
+	i915_gem_object_zap_mmap_gtt(obj);
 }
 
 /*
@@ -439,25 +442,6 @@ void i915_gem_object_unpin_fence(struct i915_gem_object *obj)
 	if (reg && reg->pin_count)
 		reg->pin_count--;
 	mutex_unlock(&f->lock);
-}
-
-/**
- * i915_gem_object_get_fence - a fence for a CPU access through the aperture
- * @obj: the object, its dma_resv lock held, bound where
- *	i915_gem_object_fence_place() asks
- *
- * For a GTT fault handler: the object gets a fence (or keeps its own)
- * that stays until it is stolen, which zaps the mapping again.
- *
- * Return: as i915_gem_object_pin_fence().
- */
-int i915_gem_object_get_fence(struct i915_gem_object *obj)
-{
-	int ret = i915_gem_object_pin_fence(obj);
-
-	if (!ret)
-		i915_gem_object_unpin_fence(obj);
-	return ret;
 }
 
 static int fence_release(struct i915_gem_object *obj, bool intr)

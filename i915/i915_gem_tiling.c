@@ -84,7 +84,8 @@ static int object_set_tiling(struct i915_gem_object *obj, u32 tiling,
 	}
 	obj->tiling = tiling;
 	obj->stride = stride;
-	i915_gem_fence_zap_gtt_mmaps(obj);
+	/* Linear PTEs of a newly tiled object, partial views included. */
+	i915_gem_object_release_mmap_gtt(obj);
 out:
 	dma_resv_unlock(obj->base.resv);
 	return ret;
