@@ -185,6 +185,7 @@ static void sim_hw_gtt_insert(struct i915_hw *hw, unsigned int first,
 
 	if (!count)
 		return;
+	i915_sim_shadow_gtt_changed(sim, first, count);
 	i915_sim_gtt_set(sim, first, addrs, count, type);
 	atomic_long_inc(&sim->flushes);
 }
@@ -192,13 +193,18 @@ static void sim_hw_gtt_insert(struct i915_hw *hw, unsigned int first,
 static void sim_hw_gtt_clear(struct i915_hw *hw, unsigned int first,
 			     unsigned int count)
 {
+	i915_sim_shadow_gtt_changed(to_sim(hw), first, count);
 	i915_sim_gtt_set_scratch(to_sim(hw), first, count);
 }
 
 static void sim_hw_chipset_flush(struct i915_hw *hw)
 {
-	/* The model's memory is coherent: a flush is a barrier. */
+	/*
+	 * The model's memory is coherent: a flush is a barrier, and the
+	 * point where the aperture's fenced shadows meet memory.
+	 */
 	mb();
+	i915_sim_shadow_sync(to_sim(hw));
 	atomic_long_inc(&to_sim(hw)->flushes);
 }
 
@@ -268,9 +274,12 @@ static struct i915_sim *sim_create(const struct i915_sim_chip *chip)
 	if (ret)
 		goto err_free;
 	i915_sim_mmio_reset(sim);
+	ret = i915_sim_aperture_init(sim);
+	if (ret)
+		goto err_aperture;
 	ret = i915_sim_cs_init(sim);
 	if (ret)
-		goto err_state;
+		goto err_aperture;
 
 	ret = i915_sim_pci_create(sim);
 	if (ret)
@@ -280,7 +289,8 @@ static struct i915_sim *sim_create(const struct i915_sim_chip *chip)
 err_cs:
 	i915_sim_cs_fini(sim);
 	irq_work_sync(&sim->irq_work);
-err_state:
+err_aperture:
+	i915_sim_aperture_fini(sim);
 	sim_free_state(sim);
 err_free:
 	kfree(sim);
@@ -319,6 +329,7 @@ static void sim_destroy(struct i915_sim *sim)
 	i915_sim_cs_fini(sim);
 	irq_work_sync(&sim->irq_work);
 	sim_check_stolen(sim);
+	i915_sim_aperture_fini(sim);
 	sim_free_state(sim);
 	kfree(sim);
 }

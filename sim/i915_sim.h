@@ -31,8 +31,10 @@
 
 #include <linux/atomic.h>
 #include <linux/irq_work.h>
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 #include "i915_hw.h"
 #include "i915_reg.h"
@@ -139,6 +141,13 @@ struct i915_sim_engine_regs {
  *	and MMIO writes, GTT writes and DMA are dropped (written under @lock)
  * @power_cycles: times the GPU lost its state to a power transition
  *	(debugfs)
+ * @shadow_lock: protects @shadows and @shadow_buf; innermost of the
+ *	model's sleeping locks, outside @lock, never held across an
+ *	allocation (i915_sim_aperture.c)
+ * @shadows: the shadow pages of fenced aperture pages, by GTT page
+ * @shadow_buf: one page of scratch for a merge
+ * @fence_writes: fence register writes, a generation for the shadows
+ * @shadow_fence_gen: @fence_writes when the shadows were last checked
  * @bound: a driver holds the hardware seam
  * @pci: the virtual PCI bus
  * @pdev: the GPU's PCI function (a reference is held)
@@ -180,6 +189,12 @@ struct i915_sim {
 	bool power_off;
 	atomic_long_t power_cycles;
 	atomic_t bound;
+
+	struct mutex shadow_lock; /* see above */
+	struct xarray shadows;
+	void *shadow_buf;
+	atomic_t fence_writes;
+	int shadow_fence_gen;
 
 	struct i915_sim_pci *pci;
 	struct pci_dev *pdev;
@@ -258,6 +273,35 @@ int i915_sim_fence_translate(struct i915_sim *sim, u32 addr, u32 *out,
 			     u32 *run);
 int i915_sim_fence_copy(struct i915_sim *sim, u32 addr, void *buf,
 			size_t len, bool to_gpu);
+
+/**
+ * struct i915_sim_fence_desc - the layout of one valid fence
+ * @start: first GTT address of its range
+ * @end: end of the range (exclusive)
+ * @stride: bytes per row of tiles
+ * @y: Y tiling, else X
+ */
+struct i915_sim_fence_desc {
+	u64 start;
+	u64 end;
+	u32 stride;
+	bool y;
+};
+
+int i915_sim_fence_find(struct i915_sim *sim, u32 addr,
+			struct i915_sim_fence_desc *d);
+bool i915_sim_fence_reg_is(struct i915_sim *sim, u32 reg);
+
+/* i915_sim_aperture.c: the CPU's view of fenced aperture pages */
+int i915_sim_aperture_init(struct i915_sim *sim);
+void i915_sim_aperture_fini(struct i915_sim *sim);
+int i915_sim_shadow_pfn(struct i915_sim *sim, u32 addr,
+			const struct i915_sim_fence_desc *f,
+			unsigned long *pfn);
+void i915_sim_shadow_sync(struct i915_sim *sim);
+void i915_sim_shadow_check(struct i915_sim *sim);
+void i915_sim_shadow_gtt_changed(struct i915_sim *sim, unsigned int first,
+				 unsigned int count);
 
 /* i915_sim_pci.c: the virtual PCI bus */
 int i915_sim_pci_create(struct i915_sim *sim);

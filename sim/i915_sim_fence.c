@@ -13,7 +13,8 @@
  * memory accesses go through it (i915_sim_fence_copy()); the model's 3D
  * engine draws nothing, so nothing else does.  Gen4's GPU ignores fences
  * (its blitter has tiled bits); the fence table is there for the CPU's
- * aperture, which will consult i915_sim_fence_translate() the same way.
+ * aperture, whose fenced pages the model shows through shadow pages
+ * (i915_sim_aperture.c).
  *
  * Strictness: silicon does not define what a fence with an impossible
  * layout does; the model makes an access that hits one a GTT fault
@@ -243,6 +244,58 @@ int i915_sim_fence_translate(struct i915_sim *sim, u32 addr, u32 *out,
 	*out = addr;
 	*run = min_t(u64, next - addr, U32_MAX);
 	return 0;
+}
+
+/**
+ * i915_sim_fence_find - the fence whose range holds a GTT address
+ * @sim: the model
+ * @addr: GTT address
+ * @d: set to the fence's layout
+ *
+ * The lowest-numbered valid fence holding @addr, as for the GPU.
+ *
+ * Return: 1 and @d set, 0 if no valid fence holds @addr, -EFAULT if the
+ * one that does has a layout silicon does not define.
+ */
+int i915_sim_fence_find(struct i915_sim *sim, u32 addr,
+			struct i915_sim_fence_desc *d)
+{
+	struct sim_fence f;
+	unsigned int i;
+
+	for (i = 0; i < sim_num_fences(sim); i++) {
+		if (!sim_fence_decode(sim, i, &f) || addr < f.start ||
+		    addr >= f.end)
+			continue;
+		if (f.bad)
+			return -EFAULT;
+		d->start = f.start;
+		d->end = f.end;
+		d->stride = f.stride;
+		d->y = f.y;
+		return 1;
+	}
+	return 0;
+}
+
+/**
+ * i915_sim_fence_reg_is - is @reg one of this part's fence registers?
+ * @sim: the model
+ * @reg: byte offset
+ *
+ * Return: true for a fence register (either half on Gen4).
+ */
+bool i915_sim_fence_reg_is(struct i915_sim *sim, u32 reg)
+{
+	unsigned int n = sim_num_fences(sim);
+
+	if (sim->chip->gen >= 4)
+		return reg >= I965_FENCE_REG_LO(0) &&
+		       reg < I965_FENCE_REG_LO(n);
+	if (reg >= I915_FENCE_REG_LOW && reg < I915_FENCE_REG_LOW + 8 * 4)
+		return true;
+	return n > 8 && reg >= I915_FENCE_REG_HIGH &&
+	       reg < I915_FENCE_REG_HIGH + (n - 8) * 4;
 }
 
 /**

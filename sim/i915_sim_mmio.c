@@ -464,6 +464,9 @@ static void mmio_write_locked(struct i915_sim *sim, u32 reg, u32 val)
 	} else if (!write_ring_locked(sim, reg, val)) {
 		*reg_ptr(sim, reg) = val;
 	}
+	/* The aperture's shadows check their layout again (aperture.c). */
+	if (i915_sim_fence_reg_is(sim, reg))
+		atomic_inc(&sim->fence_writes);
 
 	switch (reg) {
 	case I915_IER:
