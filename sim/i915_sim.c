@@ -204,7 +204,7 @@ static void sim_hw_chipset_flush(struct i915_hw *hw)
 	 * point where the aperture's fenced shadows meet memory.
 	 */
 	mb();
-	i915_sim_shadow_sync(to_sim(hw));
+	i915_sim_shadow_sync(to_sim(hw), true);
 	atomic_long_inc(&to_sim(hw)->flushes);
 }
 

@@ -148,6 +148,9 @@ struct i915_sim_engine_regs {
  * @shadow_buf: one page of scratch for a merge
  * @fence_writes: fence register writes, a generation for the shadows
  * @shadow_fence_gen: @fence_writes when the shadows were last checked
+ * @gpu_dirty_lo: lowest GTT address the GPU wrote since the shadows'
+ *	last merge (under @lock)
+ * @gpu_dirty_hi: end of the highest such write (under @lock)
  * @bound: a driver holds the hardware seam
  * @pci: the virtual PCI bus
  * @pdev: the GPU's PCI function (a reference is held)
@@ -195,6 +198,8 @@ struct i915_sim {
 	void *shadow_buf;
 	atomic_t fence_writes;
 	int shadow_fence_gen;
+	u64 gpu_dirty_lo;
+	u64 gpu_dirty_hi;
 
 	struct i915_sim_pci *pci;
 	struct pci_dev *pdev;
@@ -298,7 +303,7 @@ void i915_sim_aperture_fini(struct i915_sim *sim);
 int i915_sim_shadow_pfn(struct i915_sim *sim, u32 addr,
 			const struct i915_sim_fence_desc *f,
 			unsigned long *pfn);
-void i915_sim_shadow_sync(struct i915_sim *sim);
+void i915_sim_shadow_sync(struct i915_sim *sim, bool all);
 void i915_sim_shadow_check(struct i915_sim *sim);
 void i915_sim_shadow_gtt_changed(struct i915_sim *sim, unsigned int first,
 				 unsigned int count);

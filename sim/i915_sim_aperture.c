@@ -23,7 +23,10 @@
  *   changes, a ring tail write);
  * - before every command the command streamer fetches from the ring (not
  *   from a batch): before a batch starts and after it returns, before the
- *   breadcrumb that says it finished;
+ *   breadcrumb that says it finished (there only the shadows the CPU
+ *   wrote, or whose fence range the GPU wrote since the last merge: the
+ *   model tracks the range of the GPU's writes; a chipset flush merges
+ *   them all, since the CPU may have written memory directly);
  * - before GTT entries under a fence's range change (the shadows of the
  *   changed pages are then dropped: the driver zapped the user PTEs that
  *   point at them, as it must before rewriting an entry on silicon);
@@ -246,23 +249,46 @@ out:
 	return ret;
 }
 
+/* Did the CPU write to the shadow since its last merge? */
+static bool shadow_cpu_dirty(struct sim_shadow *sh)
+{
+	void *cpu = kmap_local_page(sh->page);
+	bool dirty = memcmp(cpu, sh->snap, PAGE_SIZE);
+
+	kunmap_local(cpu);
+	return dirty;
+}
+
 /**
- * i915_sim_shadow_sync - merge every shadow with memory
+ * i915_sim_shadow_sync - merge the shadows with memory
  * @sim: the model, in process context
+ * @all: every shadow (the chipset flush: the CPU may have written memory
+ *	behind the aperture's back, through its caches), else only those the
+ *	CPU wrote or whose fence range the GPU wrote since the last sync
  *
  * For the chipset flush and the command streamer (see the DOC).
  */
-void i915_sim_shadow_sync(struct i915_sim *sim)
+void i915_sim_shadow_sync(struct i915_sim *sim, bool all)
 {
 	struct sim_shadow *sh;
-	unsigned long idx;
+	unsigned long idx, flags;
+	u64 lo, hi;
 
 	if (xa_empty(&sim->shadows))
 		return;
 	mutex_lock(&sim->shadow_lock);
 	shadows_check_layout_locked(sim);
-	xa_for_each(&sim->shadows, idx, sh)
-		shadow_merge(sim, idx, sh);
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	lo = sim->gpu_dirty_lo;
+	hi = sim->gpu_dirty_hi;
+	sim->gpu_dirty_lo = U64_MAX;
+	sim->gpu_dirty_hi = 0;
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
+	xa_for_each(&sim->shadows, idx, sh) {
+		if (all || (sh->f.start < hi && sh->f.end > lo) ||
+		    shadow_cpu_dirty(sh))
+			shadow_merge(sim, idx, sh);
+	}
 	mutex_unlock(&sim->shadow_lock);
 }
 
@@ -326,6 +352,7 @@ int i915_sim_aperture_init(struct i915_sim *sim)
 {
 	mutex_init(&sim->shadow_lock);
 	xa_init(&sim->shadows);
+	sim->gpu_dirty_lo = U64_MAX;
 	sim->shadow_buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	return sim->shadow_buf ? 0 : -ENOMEM;
 }

@@ -289,10 +289,14 @@ static int gtt_copy_page(struct i915_sim *sim, u32 addr, void *buf,
 		return PTR_ERR(page);
 	}
 	vaddr = kmap_local_page(page);
-	if (to_gpu)
+	if (to_gpu) {
 		memcpy(vaddr + offset, buf, len);
-	else
+		/* For the aperture's shadows (i915_sim_aperture.c). */
+		sim->gpu_dirty_lo = min_t(u64, sim->gpu_dirty_lo, addr);
+		sim->gpu_dirty_hi = max_t(u64, sim->gpu_dirty_hi, addr + len);
+	} else {
 		memcpy(buf, vaddr + offset, len);
+	}
 	kunmap_local(vaddr);
 	raw_spin_unlock_irqrestore(&sim->lock, flags);
 	return 0;
