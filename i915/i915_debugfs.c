@@ -154,9 +154,18 @@ static int i915_exec_stats_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
+static int i915_gem_fence_regs_show(struct seq_file *m, void *data)
+{
+	struct drm_printer p = drm_seq_file_printer(m);
+
+	i915_fence_print(node_to_i915(m), &p);
+	return 0;
+}
+
 static const struct drm_info_list i915_debugfs_list[] = {
 	{ "i915_capabilities", i915_capabilities_show, 0 },
 	{ "i915_exec_stats", i915_exec_stats_show, 0 },
+	{ "i915_gem_fence_regs", i915_gem_fence_regs_show, 0 },
 	{ "i915_gem_objects", i915_gem_objects_show, 0 },
 	{ "i915_gtt", i915_gtt_show, 0 },
 	{ "i915_interrupt_info", i915_interrupt_info_show, 0 },

@@ -37,6 +37,7 @@
 static const struct i915_device_info i915g_info = {
 	.gen = 3, .dma_bits = 32, .num_fences = 8,
 	.has_snoop = true, .hws_needs_physical = true, .y_tile_512 = true,
+	.unfenced_needs_alignment = true,
 	.incoherent_ggtt = true,
 };
 
@@ -48,14 +49,21 @@ static const struct i915_device_info i915gm_info = {
 static const struct i915_device_info i945g_info = {
 	.gen = 3, .dma_bits = 32, .num_fences = 16,
 	.has_snoop = true, .hws_needs_physical = true,
+	.unfenced_needs_alignment = true,
 };
 
 static const struct i915_device_info i945gm_info = {
 	.gen = 3, .is_mobile = true, .dma_bits = 32, .num_fences = 16,
 	.has_snoop = true, .hws_needs_physical = true,
+	.unfenced_needs_alignment = true,
 };
 
 static const struct i915_device_info g33_info = {
+	.gen = 3, .dma_bits = 36, .num_fences = 16, .has_snoop = true,
+	.swizzle_drb = true,
+};
+
+static const struct i915_device_info pnv_g_info = {
 	.gen = 3, .dma_bits = 36, .num_fences = 16, .has_snoop = true,
 };
 
@@ -66,7 +74,7 @@ static const struct i915_device_info pnv_m_info = {
 
 static const struct i915_device_info i965g_info = {
 	.gen = 4, .dma_bits = 36, .num_fences = 16,
-	.hws_needs_physical = true,
+	.hws_needs_physical = true, .swizzle_drb = true,
 };
 
 static const struct i915_device_info i965gm_info = {
@@ -76,7 +84,7 @@ static const struct i915_device_info i965gm_info = {
 
 static const struct i915_device_info g45_info = {
 	.gen = 4, .is_g4x = true, .dma_bits = 36, .num_fences = 16,
-	.has_snoop = true,
+	.has_snoop = true, .swizzle_drb = true,
 };
 
 static const struct i915_device_info gm45_info = {
@@ -90,7 +98,7 @@ static const struct pci_device_id i915_pci_ids[] = {
 	INTEL_I945G_IDS(&i945g_info),
 	INTEL_I945GM_IDS(&i945gm_info),
 	INTEL_G33_IDS(&g33_info),
-	INTEL_PINEVIEW_G_IDS(&g33_info),
+	INTEL_PINEVIEW_G_IDS(&pnv_g_info),
 	INTEL_PINEVIEW_M_IDS(&pnv_m_info),
 	INTEL_I965G_IDS(&i965g_info),
 	INTEL_I965GM_IDS(&i965gm_info),
@@ -272,9 +280,13 @@ static int i915_device_init(struct i915_device *i915, struct pci_dev *pdev)
 	if (ret)
 		goto err_hw;
 
-	ret = i915_ring_init(i915);
+	ret = i915_fence_init(i915);
 	if (ret)
 		goto err_gtt;
+
+	ret = i915_ring_init(i915);
+	if (ret)
+		goto err_fence;
 
 	ret = i915_request_init(i915);
 	if (ret)
@@ -296,6 +308,8 @@ err_request:
 	i915_request_fini(i915);
 err_ring:
 	i915_ring_fini(i915);
+err_fence:
+	i915_fence_fini(i915);
 err_gtt:
 	i915_gtt_fini(i915);
 err_hw:
@@ -310,6 +324,7 @@ static void i915_device_fini(struct i915_device *i915)
 	i915_irq_fini(i915);
 	i915_request_fini(i915);
 	i915_ring_fini(i915);
+	i915_fence_fini(i915);
 	i915_gtt_fini(i915);
 	i915_hw_fini(&i915->hw);
 }
@@ -456,6 +471,7 @@ static int i915_pm_resume(struct device *kdev)
 	struct i915_device *i915 = pci_get_drvdata(to_pci_dev(kdev));
 
 	i915_gtt_resume(i915);
+	i915_fence_restore(i915);
 	i915_irq_resume(i915);
 	if (i915_ring_resume(i915))
 		i915_request_wedge(i915);

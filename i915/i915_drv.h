@@ -46,6 +46,10 @@
  * @dma_bits: DMA address width
  * @num_fences: fence registers
  * @y_tile_512: Y tiles are 512 bytes wide (915G/GM), not 128
+ * @unfenced_needs_alignment: tiled objects the GPU uses without a fence
+ *	still need a fence's placement (915/945)
+ * @swizzle_drb: bit-6 swizzling is read from C0DRB3/C1DRB3 (G33, 965G,
+ *	G45 desktop parts), else from DCC
  * @incoherent_ggtt: CPU writes through the aperture may reach memory
  *	after a later GPU read of them (915G; I915_PARAM_MMAP_GTT_COHERENT)
  */
@@ -58,6 +62,8 @@ struct i915_device_info {
 	u8 dma_bits;
 	u8 num_fences;
 	bool y_tile_512;
+	bool unfenced_needs_alignment;
+	bool swizzle_drb;
 	bool incoherent_ggtt;
 };
 
@@ -193,6 +199,8 @@ struct i915_ring {
 };
 
 struct i915_error_state;
+struct i915_fences;
+struct i915_fence_reg;
 
 /**
  * struct i915_gpu_error - the error state kept for the user
@@ -226,6 +234,7 @@ struct i915_gpu_error {
  * @reset_lock: serialises GPU resets (i915_reset.c); taken with nothing
  *	held, never inside &i915_ring.lock
  * @reset_count: GPU resets done (GET_RESET_STATS)
+ * @fences: the fence registers and bit-6 swizzling (i915_gem_fence.c)
  * @userptr_sem: orders a USERPTR invalidation against an execbuffer that
  *	uses userptr objects: the notifier takes it for writing to move the
  *	sequence; an execbuffer holds it for reading from the check that its
@@ -252,6 +261,7 @@ struct i915_device {
 
 	struct mutex reset_lock; /* see above */
 	atomic_t reset_count;
+	struct i915_fences *fences;
 
 	struct rw_semaphore userptr_sem; /* see above */
 	struct shrinker shrinker;
@@ -480,6 +490,10 @@ struct i915_mmap_offset;
  *	because the GPU hung: set by i915_request_wedge(), cleared (under the
  *	dma_resv lock) when a new request takes the object
  * @link: entry in &i915_device.objects (under &i915_device.obj_lock)
+ * @tiling: I915_TILING_* of the object (under the dma_resv lock)
+ * @stride: bytes per row of tiles when tiled, else 0 (same lock)
+ * @fence: the fence register describing it, or NULL (under
+ *	&i915_fences.lock)
  * @mmo: the object's fake offset of each &enum i915_mmap_type, NULL until
  *	MMAP_OFFSET asks (set under the dma_resv lock, freed with the object)
  * @userfault: a GTT mmap fault mapped the normal binding into user space
@@ -514,6 +528,9 @@ struct i915_gem_object {
 	bool populated;
 	int gpu_error;
 	struct list_head link;
+	u32 tiling;
+	u32 stride;
+	struct i915_fence_reg *fence;
 	struct i915_mmap_offset *mmo[I915_MMAP_NTYPES];
 	bool userfault;
 	struct list_head userfault_link;
@@ -705,6 +722,27 @@ int i915_gem_wait_ioctl(struct drm_device *dev, void *data,
 int i915_gem_throttle_ioctl(struct drm_device *dev, void *data,
 			    struct drm_file *file);
 
+/* i915_gem_fence.c: fence registers, bit-6 swizzling */
+int i915_fence_init(struct i915_device *i915);
+void i915_fence_fini(struct i915_device *i915);
+void i915_fence_restore(struct i915_device *i915);
+u32 i915_fence_swizzle(struct i915_device *i915, u32 tiling);
+bool i915_fence_swizzle_unknown(struct i915_device *i915);
+u64 i915_gem_fence_size(struct i915_device *i915, u64 size, u32 tiling,
+			u32 stride);
+u64 i915_gem_fence_alignment(struct i915_device *i915, u64 size, u32 tiling,
+			     u32 stride);
+void i915_gem_object_fence_place(struct i915_gem_object *obj,
+				 struct i915_gtt_place *place);
+bool i915_gem_object_fence_fits(struct i915_gem_object *obj, u32 tiling,
+				u32 stride);
+int i915_gem_object_pin_fence(struct i915_gem_object *obj);
+void i915_gem_object_unpin_fence(struct i915_gem_object *obj);
+int i915_gem_object_put_fence(struct i915_gem_object *obj);
+void i915_gem_object_release_fence(struct i915_gem_object *obj);
+void i915_gem_fence_zap_gtt_mmaps(struct i915_gem_object *obj);
+void i915_fence_print(struct i915_device *i915, struct drm_printer *p);
+
 /* i915_gem_tiling.c */
 int i915_gem_set_tiling_ioctl(struct drm_device *dev, void *data,
 			      struct drm_file *file);
@@ -814,6 +852,7 @@ void i915_gem_object_mmap_close(struct drm_gem_object *gem,
 				struct drm_file *file);
 void i915_gem_object_mmap_free(struct i915_gem_object *obj);
 void i915_gem_object_release_mmap_gtt(struct i915_gem_object *obj);
+void i915_gem_object_zap_mmap_gtt(struct i915_gem_object *obj);
 void i915_gem_mmap_revoke_all(struct i915_device *i915);
 unsigned int i915_gem_mmap_release_views(struct i915_device *i915);
 bool i915_gem_mmap_node_is_view(struct i915_device *i915,

@@ -351,6 +351,22 @@ nospc:
 	return -ENOSPC;
 }
 
+/*
+ * Gen3 only (upstream strips EXEC_OBJECT_NEEDS_FENCE on Gen4): a tiled
+ * object the GPU reaches through a fence is bound where one can describe
+ * it, in the aperture; so is every tiled object on 915/945, fenced or
+ * not.
+ */
+static bool exec_needs_fence_place(const struct i915_exec *eb,
+				   const struct i915_exec_object *eo)
+{
+	const struct i915_device_info *info = eb->i915->info;
+
+	return info->gen < 4 && eo->obj->tiling != I915_TILING_NONE &&
+	       (eo->flags & EXEC_OBJECT_NEEDS_FENCE ||
+		info->unfenced_needs_alignment);
+}
+
 static int exec_bind_one(struct i915_exec *eb, struct i915_exec_object *eo)
 {
 	struct i915_gtt_place place = {
@@ -361,6 +377,8 @@ static int exec_bind_one(struct i915_exec *eb, struct i915_exec_object *eo)
 	};
 	int ret;
 
+	if (exec_needs_fence_place(eb, eo))
+		i915_gem_object_fence_place(eo->obj, &place);
 	ret = i915_gtt_bind_locked(eo->obj, &place, &eb->ww);
 	if (ret)
 		return ret;
@@ -462,4 +480,60 @@ int i915_exec_lock_and_bind(struct i915_exec *eb)
 	if (!ret)
 		ret = exec_bind_pass(eb);
 	return ret;
+}
+
+/**
+ * i915_exec_unpin_fences - drop the fence pins of an execbuffer
+ * @eb: the execbuffer, its objects locked, its request (if emitted)
+ *	published in their dma_resv
+ */
+void i915_exec_unpin_fences(struct i915_exec *eb)
+{
+	struct i915_exec_object *eo;
+	unsigned int i;
+
+	for (i = 0; i < eb->count; i++) {
+		eo = &eb->objects[i];
+		if (!(eo->flags & __EXEC_OBJECT_HAS_FENCE))
+			continue;
+		i915_gem_object_unpin_fence(eo->obj);
+		eo->flags &= ~__EXEC_OBJECT_HAS_FENCE;
+	}
+}
+
+/**
+ * i915_exec_pin_fences - fences for the objects flagged NEEDS_FENCE
+ * @eb: the execbuffer, its objects locked and bound
+ *
+ * On Gen3 each tiled object flagged EXEC_OBJECT_NEEDS_FENCE gets a fence
+ * register, pinned until i915_exec_unpin_fences() (i915_gem_fence.c);
+ * on Gen4 the GPU does not use fences and the flag is ignored, as
+ * upstream.
+ *
+ * Return: 0, -ENOBUFS when more objects need a fence than there are
+ * registers, -EINTR or -ERESTARTSYS on a signal.
+ */
+int i915_exec_pin_fences(struct i915_exec *eb)
+{
+	struct i915_exec_object *eo;
+	unsigned int i;
+	int ret;
+
+	if (eb->i915->info->gen >= 4)
+		return 0;
+	for (i = 0; i < eb->count; i++) {
+		eo = &eb->objects[i];
+		if (!(eo->flags & EXEC_OBJECT_NEEDS_FENCE) ||
+		    eo->obj->tiling == I915_TILING_NONE)
+			continue;
+		ret = i915_gem_object_pin_fence(eo->obj);
+		if (ret) {
+			drm_dbg(&eb->i915->drm, "exec: no fence for handle %u: %d\n",
+				eo->handle, ret);
+			i915_exec_unpin_fences(eb);
+			return ret;
+		}
+		eo->flags |= __EXEC_OBJECT_HAS_FENCE;
+	}
+	return 0;
 }

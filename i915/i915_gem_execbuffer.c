@@ -921,10 +921,14 @@ static int exec_locked(struct i915_exec *eb)
 		ret = i915_exec_userptr_begin(eb);
 	if (!ret) {
 		exec_domains(eb);
-		ret = exec_emit(eb);
+		ret = i915_exec_pin_fences(eb);
+		if (!ret)
+			ret = exec_emit(eb);
 	}
 	if (!ret)
 		exec_publish(eb);
+	/* After the publish: a steal waits for what is in the dma_resv. */
+	i915_exec_unpin_fences(eb);
 	i915_exec_userptr_end(eb);
 
 	i915_ww_fini(&eb->ww);

@@ -170,6 +170,11 @@ struct i915_exec {
 int i915_exec_lookup(struct i915_exec *eb);
 int i915_exec_check_batch(struct i915_exec *eb);
 int i915_exec_lock_and_bind(struct i915_exec *eb);
+int i915_exec_pin_fences(struct i915_exec *eb);
+void i915_exec_unpin_fences(struct i915_exec *eb);
+
+/* Flags of &i915_exec_object.flags beyond the user's: a fence is pinned. */
+#define __EXEC_OBJECT_HAS_FENCE		BIT_ULL(63)
 int i915_exec_handle_index(const struct i915_exec *eb, u32 handle);
 
 /* i915_gem_userptr.c: the userptr objects of one execbuffer */

@@ -34,9 +34,17 @@
  * LEAVEVT), when a partial view is dropped, on suspend, and through
  * i915_gem_object_release_mmap_gtt() for whoever changes how the aperture
  * shows an object (tiling).  Faulted objects sit on &i915_gtt.userfault
- * until revoked, so that suspend can revoke them all.  Nothing here takes
- * a fence register: tiled access through the aperture is the tiling
- * code's to add, in gtt_fault_locked() once an object is placed.
+ * until revoked, so that suspend can revoke them all.
+ *
+ * Tiled objects: the fault binds the object where a fence register can
+ * describe it (i915_gem_object_fence_place(): on Gen3 fence-sized and
+ * -aligned, in the aperture) and gives it a fence, which the CPU's
+ * accesses go through: the mapping shows the linear image.  The fence is
+ * not pinned: whoever steals it zaps the old owner's PTEs first
+ * (i915_gem_object_zap_mmap_gtt()), and the next access faults and
+ * takes a fence again; with every fence pinned by running execbuffers
+ * the fault retries.  A tiled object that does not fit the mappable
+ * range whole gets no partial view: SIGBUS (see differences.rst).
  *
  * Locking: the fault runs under mmap_lock and takes the object's dma_resv
  * lock through an acquire context (eviction may take others'), then
@@ -278,6 +286,25 @@ void i915_gem_object_release_mmap_gtt(struct i915_gem_object *obj)
 }
 
 /**
+ * i915_gem_object_zap_mmap_gtt - zap the PTEs of an object's normal view
+ * @obj: the object; its dma_resv lock need not be held (a fence steal
+ *	zaps the old owner from under the new one's lock), but it may not
+ *	be freed meanwhile (the fence lock keeps it)
+ *
+ * For a fence register that stops describing @obj: the next access
+ * faults and takes a fence again.  Takes &i915_gtt.lock.
+ */
+void i915_gem_object_zap_mmap_gtt(struct i915_gem_object *obj)
+{
+	struct i915_gtt *gtt = &obj_to_i915(obj)->gtt;
+
+	mutex_lock(&gtt->lock);
+	if (userfault_clear_locked(obj))
+		zap_gtt_range(obj, 0, obj->base.size >> PAGE_SHIFT);
+	mutex_unlock(&gtt->lock);
+}
+
+/**
  * i915_gem_mmap_revoke_all - revoke every GTT mmap of the device
  * @i915: the device
  *
@@ -395,9 +422,9 @@ static int insert_pfns(struct vm_area_struct *vma,
 }
 
 /*
- * The normal view: the whole object bound inside the mappable range.
- * -ENOSPC (or -EINVAL for a pinned misplaced object) sends the caller to
- * a partial view.
+ * The normal view: the whole object bound inside the mappable range, its
+ * fence (if tiled) pinned.  -ENOSPC (or -EINVAL for a pinned misplaced
+ * object) sends the caller to a partial view.
  */
 static int fault_normal(struct i915_gem_object *obj, struct i915_ww *ww)
 {
@@ -406,10 +433,21 @@ static int fault_normal(struct i915_gem_object *obj, struct i915_ww *ww)
 		.size = obj->base.size,
 		.end = mappable_end(i915),
 	};
+	int ret;
 
-	if (obj->base.size > (place.end - i915->gtt.start) / 2)
+	/* A tiled object where a fence can describe it, as execbuffer's. */
+	i915_gem_object_fence_place(obj, &place);
+	if (place.size > (place.end - i915->gtt.start) / 2)
 		return -ENOSPC;
-	return i915_gtt_bind_locked(obj, &place, ww);
+	ret = i915_gtt_bind_locked(obj, &place, ww);
+	if (ret)
+		return ret;
+	/*
+	 * The CPU sees the linear image through the fence (tiling), pinned
+	 * until the PTEs are in and @obj is on the userfault list, where a
+	 * steal finds it to zap them.
+	 */
+	return i915_gem_object_pin_fence(obj);
 }
 
 static struct i915_gtt_view *view_find_pin(struct i915_gem_object *obj,
@@ -585,7 +623,7 @@ static int gtt_fault_locked(struct vm_area_struct *vma,
 		return -EFAULT;
 
 	ret = fault_normal(obj, ww);
-	if (ret == -ENOSPC || ret == -EINVAL)
+	if ((ret == -ENOSPC || ret == -EINVAL) && obj->tiling == I915_TILING_NONE)
 		return fault_partial(vma, mmo, page, ww);
 	if (ret)
 		return ret;
@@ -593,16 +631,16 @@ static int gtt_fault_locked(struct vm_area_struct *vma,
 	i915_gtt_touch(obj);
 	ret = insert_pfns(vma, mmo, 0, obj->base.size >> PAGE_SHIFT,
 			  obj->gtt_node.start);
-	if (ret)
-		return ret;
-
-	mutex_lock(&gtt->lock);
-	if (!obj->userfault) {
-		obj->userfault = true;
-		list_add(&obj->userfault_link, &gtt->userfault);
+	if (!ret) {
+		mutex_lock(&gtt->lock);
+		if (!obj->userfault) {
+			obj->userfault = true;
+			list_add(&obj->userfault_link, &gtt->userfault);
+		}
+		mutex_unlock(&gtt->lock);
 	}
-	mutex_unlock(&gtt->lock);
-	return 0;
+	i915_gem_object_unpin_fence(obj);
+	return ret;
 }
 
 static vm_fault_t errno_to_vm_fault(int ret)
@@ -613,6 +651,7 @@ static vm_fault_t errno_to_vm_fault(int ret)
 	case -EINTR:
 	case -ERESTARTSYS:
 	case -EBUSY:
+	case -ENOBUFS: /* every fence pinned by running execbuffers */
 		/* Retry, or let the signal be handled first. */
 		return VM_FAULT_NOPAGE;
 	case -ENOMEM:

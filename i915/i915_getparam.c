@@ -85,6 +85,14 @@ static int getparam_value(struct i915_device *i915, s32 param, int *value)
 		/* Execution features, see i915_gem_execbuffer.c. */
 		*value = 1;
 		return 0;
+	case I915_PARAM_HAS_RELAXED_FENCING:
+		/*
+		 * As upstream: a tiled object need not be allocated at the
+		 * power-of-two size of its Gen3 fence; its binding is
+		 * rounded up and aligned instead (i915_gem_fence.c).
+		 */
+		*value = 1;
+		return 0;
 	case I915_PARAM_HAS_USERPTR_PROBE:
 		/* See i915_gem_userptr.c. */
 		*value = 1;

@@ -385,7 +385,8 @@ static bool gtt_misplaced(struct i915_gem_object *obj,
 {
 	const struct drm_mm_node *node = &obj->gtt_node;
 
-	if (node->size < place->size)
+	if (node->size < place->size ||
+	    node->start + node->size > i915_gtt_place_end(obj_gtt(obj), place))
 		return true;
 	if (place->alignment && !IS_ALIGNED(node->start, place->alignment))
 		return true;
@@ -473,6 +474,7 @@ void i915_gtt_unbind_locked(struct i915_gem_object *obj)
 	trace_i915_gtt_unbind(obj, obj->gtt_node.start, obj->gtt_node.size);
 	/* No user PTE may keep pointing at the aperture pages it leaves. */
 	i915_gem_object_release_mmap_gtt(obj);
+	i915_gem_object_release_fence(obj);
 	i915_hw_gtt_clear(&i915->hw, obj->gtt_node.start >> PAGE_SHIFT,
 			  obj_npages(obj));
 

@@ -150,6 +150,8 @@
 #define I965_XTILE_WIDTH		512
 #define I965_XTILE_HEIGHT		8
 #define I965_XTILE_SIZE			4096
+/* Bit-6 swizzling keeps 64-byte runs together */
+#define I915_SWIZZLE_UNIT		64
 
 /* 3DSTATE_DRAWING_RECTANGLE (cliprects) */
 #define I915_GEN3_DRAWRECT		0x7d800003	/* 5 dwords */

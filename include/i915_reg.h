@@ -62,6 +62,44 @@ static inline unsigned int i915_gms_stolen_mib(u16 gmch_ctrl)
 #define I915_FENCE_MAX_PITCH		8192	/* Gen3: a power of two */
 #define I965_FENCE_PITCH_UNIT		128	/* Gen4: pitch in 128 B units */
 #define I965_FENCE_MAX_PITCH_VAL	0x400
+/* Tile rows: X 8 rows of 512 B, Y 32 rows of 128 B (915G/GM: 8 of 512 B) */
+#define I915_TILE_HEIGHT_X		8
+#define I945_TILE_HEIGHT_Y		32
+#define I915_TILE_HEIGHT_Y_512		8
+#define I945_YTILE_OWORD		16	/* Y: 16-byte columns */
+#define I915_YTILE_512_SPAN		32	/* 915G/GM Y: 32-byte columns */
+
+/*
+ * Fence registers (fact sheet 6.1-6.3).  Gen3: one dword each, 0-7 at
+ * 0x2000, 8-15 (945/G33/Pineview) at 0x3000.  Gen4: 64-bit, LO and HI.
+ */
+#define I915_FENCE_REG_LOW		0x2000	/* fences 0-7 */
+#define I915_FENCE_REG_HIGH		0x3000	/* fences 8-15 */
+#define   I915_FENCE_START_MASK		0x0ff00000u
+#define   I915_FENCE_TILING_Y		BIT(12)
+#define   I915_FENCE_SIZE_SHIFT		8
+#define   I915_FENCE_SIZE_MASK		(0xfu << I915_FENCE_SIZE_SHIFT)
+#define   I915_FENCE_PITCH_SHIFT	4
+#define   I915_FENCE_PITCH_MASK		(0xfu << I915_FENCE_PITCH_SHIFT)
+#define   I915_FENCE_VALID		BIT(0)
+#define I915_FENCE_MIN_SIZE		BIT(20)	/* size code 0 */
+#define I965_FENCE_REG_LO(i)		(0x3000 + (i) * 8)
+#define I965_FENCE_REG_HI(i)		(0x3004 + (i) * 8)
+#define   I965_FENCE_ADDR_MASK		0xfffff000u
+#define   I965_FENCE_PITCH_SHIFT	2
+#define   I965_FENCE_PITCH_MASK		(0x3ffu << I965_FENCE_PITCH_SHIFT)
+#define   I965_FENCE_TILING_Y		BIT(1)
+#define   I965_FENCE_VALID		BIT(0)
+#define I965_FENCE_PAGE			4096
+#define I915_MAX_FENCES			16
+
+/* The MMIO offset of Gen3 fence register @i. */
+static inline u32 i915_fence_reg(unsigned int i)
+{
+	if (i < 8)
+		return I915_FENCE_REG_LOW + i * 4;
+	return I915_FENCE_REG_HIGH + (i - 8) * 4;
+}
 
 /* GTT page-table entries */
 #define I915_GTT_PAGE_SIZE		4096
@@ -168,8 +206,21 @@ static inline unsigned int i915_gms_stolen_mib(u16 gmch_ctrl)
 
 /* MCHBAR mirror: DRAM channel configuration (swizzle detection) */
 #define I915_DCC			0x10200
+#define   I915_DCC_ADDRESSING_MODE_MASK	3
+#define   I915_DCC_SINGLE_CHANNEL	0
+#define   I915_DCC_DUAL_ASYMMETRIC	1
+#define   I915_DCC_DUAL_INTERLEAVED	2
+#define   I915_DCC_CHANNEL_XOR_BIT_17	BIT(9)
+#define   I915_DCC_CHANNEL_XOR_DISABLE	BIT(10)
 #define I915_DCC2			0x10204
 #define   I965_DCC2_MODIFIED_ENHANCED_DISABLE	BIT(20)
+/*
+ * G33, 965G and G45 desktop parts: the top of rank 3 of each channel,
+ * 16-bit registers in the upper halves of these dwords.
+ */
+#define I965_C0DRB3_DW			0x10204	/* C0DRB3 at 0x10206 */
+#define I965_C1DRB3_DW			0x10604	/* C1DRB3 at 0x10606 */
+#define   I965_DRB3_SHIFT		16
 
 /* GPU PCI config space */
 #define I915_PCI_BSM			0x5c

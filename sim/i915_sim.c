@@ -37,17 +37,18 @@
 
 /* Every Gen3/Gen4 part of the fact sheet, section 1.1, and its host bridge. */
 static const struct i915_sim_chip i915_sim_chips[] = {
-	{ 0x2582, 0x2580, 3, 0, "915G" },
-	{ 0x258a, 0x2588, 3, 0, "E7221" },
-	{ 0x2592, 0x2590, 3, I915_SIM_MOBILE, "915GM" },
+	{ 0x2582, 0x2580, 3, I915_SIM_Y512, "915G" },
+	{ 0x258a, 0x2588, 3, I915_SIM_Y512, "E7221" },
+	{ 0x2592, 0x2590, 3, I915_SIM_MOBILE | I915_SIM_Y512, "915GM" },
 	{ 0x2772, 0x2770, 3, 0, "945G" },
 	{ 0x27a2, 0x27a0, 3, I915_SIM_MOBILE, "945GM" },
 	{ 0x27ae, 0x27ac, 3, I915_SIM_MOBILE, "945GME" },
 	{ 0x29b2, 0x29b0, 3, I915_SIM_G33, "Q35" },
 	{ 0x29c2, 0x29c0, 3, I915_SIM_G33, "G33" },
 	{ 0x29d2, 0x29d0, 3, I915_SIM_G33, "Q33" },
-	{ 0xa001, 0xa000, 3, I915_SIM_G33, "Pineview G" },
-	{ 0xa011, 0xa010, 3, I915_SIM_G33 | I915_SIM_MOBILE, "Pineview M" },
+	{ 0xa001, 0xa000, 3, I915_SIM_G33 | I915_SIM_PINEVIEW, "Pineview G" },
+	{ 0xa011, 0xa010, 3, I915_SIM_G33 | I915_SIM_PINEVIEW | I915_SIM_MOBILE,
+	  "Pineview M" },
 	{ 0x2972, 0x2970, 4, 0, "946GZ" },
 	{ 0x2982, 0x2980, 4, 0, "G35" },
 	{ 0x2992, 0x2990, 4, 0, "965Q" },
@@ -184,6 +185,7 @@ static void sim_hw_gtt_insert(struct i915_hw *hw, unsigned int first,
 
 	if (!count)
 		return;
+	i915_sim_shadow_gtt_changed(sim, first, count);
 	i915_sim_gtt_set(sim, first, addrs, count, type);
 	atomic_long_inc(&sim->flushes);
 }
@@ -191,13 +193,18 @@ static void sim_hw_gtt_insert(struct i915_hw *hw, unsigned int first,
 static void sim_hw_gtt_clear(struct i915_hw *hw, unsigned int first,
 			     unsigned int count)
 {
+	i915_sim_shadow_gtt_changed(to_sim(hw), first, count);
 	i915_sim_gtt_set_scratch(to_sim(hw), first, count);
 }
 
 static void sim_hw_chipset_flush(struct i915_hw *hw)
 {
-	/* The model's memory is coherent: a flush is a barrier. */
+	/*
+	 * The model's memory is coherent: a flush is a barrier, and the
+	 * point where the aperture's fenced shadows meet memory.
+	 */
 	mb();
+	i915_sim_shadow_sync(to_sim(hw), true);
 	atomic_long_inc(&to_sim(hw)->flushes);
 }
 
@@ -267,9 +274,12 @@ static struct i915_sim *sim_create(const struct i915_sim_chip *chip)
 	if (ret)
 		goto err_free;
 	i915_sim_mmio_reset(sim);
+	ret = i915_sim_aperture_init(sim);
+	if (ret)
+		goto err_aperture;
 	ret = i915_sim_cs_init(sim);
 	if (ret)
-		goto err_state;
+		goto err_aperture;
 
 	ret = i915_sim_pci_create(sim);
 	if (ret)
@@ -279,7 +289,8 @@ static struct i915_sim *sim_create(const struct i915_sim_chip *chip)
 err_cs:
 	i915_sim_cs_fini(sim);
 	irq_work_sync(&sim->irq_work);
-err_state:
+err_aperture:
+	i915_sim_aperture_fini(sim);
 	sim_free_state(sim);
 err_free:
 	kfree(sim);
@@ -318,6 +329,7 @@ static void sim_destroy(struct i915_sim *sim)
 	i915_sim_cs_fini(sim);
 	irq_work_sync(&sim->irq_work);
 	sim_check_stolen(sim);
+	i915_sim_aperture_fini(sim);
 	sim_free_state(sim);
 	kfree(sim);
 }

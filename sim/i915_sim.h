@@ -31,8 +31,10 @@
 
 #include <linux/atomic.h>
 #include <linux/irq_work.h>
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 #include "i915_hw.h"
 #include "i915_reg.h"
@@ -48,7 +50,8 @@ struct i915_sim_cs;
  * @device_id: PCI device id
  * @host_bridge_id: PCI device id of its host bridge (00:00.0)
  * @gen: graphics generation, 3 or 4
- * @flags: I915_SIM_MOBILE, I915_SIM_G33, I915_SIM_G4X
+ * @flags: I915_SIM_MOBILE, I915_SIM_G33, I915_SIM_G4X, I915_SIM_Y512,
+ *	I915_SIM_PINEVIEW
  * @name: marketing name
  */
 struct i915_sim_chip {
@@ -64,6 +67,10 @@ struct i915_sim_chip {
 #define I915_SIM_G33		BIT(1)
 /* G45/GM45 family: GTT at BAR0 + 2 MiB, status page in GGTT */
 #define I915_SIM_G4X		BIT(2)
+/* 915G/GM: 8 fences, Y tiles 512 bytes wide */
+#define I915_SIM_Y512		BIT(3)
+/* Pineview (with I915_SIM_G33): one memory channel, DCC */
+#define I915_SIM_PINEVIEW	BIT(4)
 
 /* Simulated GPUs one load of i915_sim.ko can create (ids=). */
 #define I915_SIM_MAX_GPUS	8
@@ -103,6 +110,9 @@ struct i915_sim_engine_regs {
  * @stolen_pages: pages of stolen memory
  * @stolen: the pages standing in for stolen memory, which the firmware
  *	maps at GTT address 0 and fills with its framebuffer at power-on
+ * @swz_x: address bits whose parity the memory controller's
+ *	configuration XORs into bit 6 of X-tiled accesses (i915_sim_fence.c)
+ * @swz_y: the same for Y-tiled accesses
  * @lock: protects @regs, @gtt, @engine_busy, @kick and the engine state
  *	of @cs; taken from any context including hard IRQ (raw, irqsave).
  *	It nests inside the PCI config-space lock (a GDRST write resets the
@@ -131,6 +141,16 @@ struct i915_sim_engine_regs {
  *	and MMIO writes, GTT writes and DMA are dropped (written under @lock)
  * @power_cycles: times the GPU lost its state to a power transition
  *	(debugfs)
+ * @shadow_lock: protects @shadows and @shadow_buf; innermost of the
+ *	model's sleeping locks, outside @lock, never held across an
+ *	allocation (i915_sim_aperture.c)
+ * @shadows: the shadow pages of fenced aperture pages, by GTT page
+ * @shadow_buf: one page of scratch for a merge
+ * @fence_writes: fence register writes, a generation for the shadows
+ * @shadow_fence_gen: @fence_writes when the shadows were last checked
+ * @gpu_dirty_lo: lowest GTT address the GPU wrote since the shadows'
+ *	last merge (under @lock)
+ * @gpu_dirty_hi: end of the highest such write (under @lock)
  * @bound: a driver holds the hardware seam
  * @pci: the virtual PCI bus
  * @pdev: the GPU's PCI function (a reference is held)
@@ -151,6 +171,8 @@ struct i915_sim {
 	u16 gmch_ctrl;
 	unsigned int stolen_pages;
 	struct page **stolen;
+	u32 swz_x;
+	u32 swz_y;
 
 	raw_spinlock_t lock;
 	u32 *regs;
@@ -170,6 +192,14 @@ struct i915_sim {
 	bool power_off;
 	atomic_long_t power_cycles;
 	atomic_t bound;
+
+	struct mutex shadow_lock; /* see above */
+	struct xarray shadows;
+	void *shadow_buf;
+	atomic_t fence_writes;
+	int shadow_fence_gen;
+	u64 gpu_dirty_lo;
+	u64 gpu_dirty_hi;
 
 	struct i915_sim_pci *pci;
 	struct pci_dev *pdev;
@@ -238,6 +268,45 @@ struct i915_sim_stolen_state {
 
 void i915_sim_stolen_check(struct i915_sim *sim,
 			   struct i915_sim_stolen_state *state);
+
+/* i915_sim_fence.c: fences, tiled addressing, the memory controller */
+void i915_sim_mc_reset(struct i915_sim *sim);
+bool i915_sim_mc_read_only(struct i915_sim *sim, u32 reg);
+u64 i915_sim_tiled_offset(struct i915_sim *sim, u64 v, u32 stride, bool y,
+			  u32 *run);
+int i915_sim_fence_translate(struct i915_sim *sim, u32 addr, u32 *out,
+			     u32 *run);
+int i915_sim_fence_copy(struct i915_sim *sim, u32 addr, void *buf,
+			size_t len, bool to_gpu);
+
+/**
+ * struct i915_sim_fence_desc - the layout of one valid fence
+ * @start: first GTT address of its range
+ * @end: end of the range (exclusive)
+ * @stride: bytes per row of tiles
+ * @y: Y tiling, else X
+ */
+struct i915_sim_fence_desc {
+	u64 start;
+	u64 end;
+	u32 stride;
+	bool y;
+};
+
+int i915_sim_fence_find(struct i915_sim *sim, u32 addr,
+			struct i915_sim_fence_desc *d);
+bool i915_sim_fence_reg_is(struct i915_sim *sim, u32 reg);
+
+/* i915_sim_aperture.c: the CPU's view of fenced aperture pages */
+int i915_sim_aperture_init(struct i915_sim *sim);
+void i915_sim_aperture_fini(struct i915_sim *sim);
+int i915_sim_shadow_pfn(struct i915_sim *sim, u32 addr,
+			const struct i915_sim_fence_desc *f,
+			unsigned long *pfn);
+void i915_sim_shadow_sync(struct i915_sim *sim, bool all);
+void i915_sim_shadow_check(struct i915_sim *sim);
+void i915_sim_shadow_gtt_changed(struct i915_sim *sim, unsigned int first,
+				 unsigned int count);
 
 /* i915_sim_pci.c: the virtual PCI bus */
 int i915_sim_pci_create(struct i915_sim *sim);

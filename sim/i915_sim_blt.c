@@ -22,10 +22,13 @@
  * inclusive, right/bottom exclusive, as the XY rectangles; the fact sheet
  * does not say) when BR13 bit 30 is set; nothing is ever written outside
  * the destination rectangle.  On Gen4 the tiled bits (BR00 11 destination,
- * 15 source) select X tiling (512-byte by 8-row tiles, no swizzling) with
- * the pitch in dwords; a tiled surface needs a positive pitch that is a
- * multiple of 512 bytes and non-negative coordinates.  Gen3 reaches tiled
- * surfaces through fence registers, which the model's blitter ignores.
+ * 15 source) select X tiling (512-byte by 8-row tiles, bit 6 swizzled as
+ * the part's memory controller asks, see i915_sim_fence.c) with the pitch
+ * in dwords; a tiled surface needs a positive pitch that is a multiple of
+ * 512 bytes and non-negative coordinates.  Gen4's blitter has no Y
+ * tiling (BCS_SWCTRL came with Gen6).  Gen3 has no tiled bits: every
+ * access of its blitter goes through the fence registers, which tile
+ * whatever falls in a fenced range (i915_sim_fence_copy()).
  *
  * Overlapping copies behave as memmove: within one surface (same base,
  * pitch and tiling) rows and spans are copied in the order that reads
@@ -39,6 +42,7 @@
  * early if the engine is reset or the model goes away.
  */
 
+#include <linux/bitops.h>
 #include <linux/sched.h>
 
 #include "i915_cmd.h"
@@ -52,11 +56,13 @@
  * @base: GTT address of pixel (0, 0), or of the first byte (non-XY)
  * @pitch: bytes from one row to the next
  * @tiled: X-tiled (Gen4)
+ * @swz: when tiled, the address bits whose parity is XORed into bit 6
  */
 struct blt_surf {
 	u32 base;
 	s32 pitch;
 	bool tiled;
+	u32 swz;
 };
 
 /**
@@ -146,8 +152,10 @@ static void blt_op_init(struct i915_sim_cs *cs, struct blt_op *op, u32 br00,
 	op->dst.pitch = blt_pitch(br13);
 	op->dst.tiled = xy && cs->sim->chip->gen >= 4 &&
 			(br00 & I965_BLT_DST_TILED);
-	if (op->dst.tiled)
+	if (op->dst.tiled) {
 		op->dst.pitch *= sizeof(u32);
+		op->dst.swz = cs->sim->swz_x;
+	}
 }
 
 /* The solid colour over a dword, and which of its bits are written. */
@@ -235,18 +243,23 @@ static bool blt_op_init_xy(struct i915_sim_cs *cs, struct blt_op *op,
 	return true;
 }
 
-/* GTT address of byte @xb of row @y (x and y >= 0 when tiled). */
+/*
+ * GTT address of byte @xb of row @y (x and y >= 0 when tiled), bit 6
+ * swizzled as the memory controller's configuration asks.
+ */
 static s64 surf_addr(const struct blt_surf *s, s64 xb, s64 y)
 {
 	u32 tx = xb, ty = y;
+	s64 a;
 
 	if (!s->tiled)
 		return s->base + y * s->pitch + xb;
-	return s->base + (s64)(ty / I965_XTILE_HEIGHT) * s->pitch *
-			 I965_XTILE_HEIGHT +
-	       (s64)(tx / I965_XTILE_WIDTH) * I965_XTILE_SIZE +
-	       (ty % I965_XTILE_HEIGHT) * I965_XTILE_WIDTH +
-	       tx % I965_XTILE_WIDTH;
+	a = s->base + (s64)(ty / I965_XTILE_HEIGHT) * s->pitch *
+		      I965_XTILE_HEIGHT +
+	    (s64)(tx / I965_XTILE_WIDTH) * I965_XTILE_SIZE +
+	    (ty % I965_XTILE_HEIGHT) * I965_XTILE_WIDTH +
+	    tx % I965_XTILE_WIDTH;
+	return a ^ ((s64)(hweight32((u32)a & s->swz) & 1) << 6);
 }
 
 /* Bytes contiguous in memory from byte @xb on (@back: up to @xb). */
@@ -254,11 +267,13 @@ static u32 surf_room(const struct blt_surf *s, s64 xb, bool back)
 {
 	u32 x = xb;
 
+	u32 unit = s->swz ? I915_SWIZZLE_UNIT : I965_XTILE_WIDTH;
+
 	if (!s->tiled)
 		return U32_MAX;
 	if (back)
-		return (x - 1) % I965_XTILE_WIDTH + 1;
-	return I965_XTILE_WIDTH - x % I965_XTILE_WIDTH;
+		return (x - 1) % unit + 1;
+	return unit - x % unit;
 }
 
 static bool surf_valid(const struct blt_surf *s, s32 x, s32 y)
@@ -274,6 +289,8 @@ static int blt_copy(struct i915_sim *sim, s64 addr, void *buf, u32 len,
 {
 	if (addr < 0 || addr + len > U32_MAX)
 		return -ERANGE;
+	if (sim->chip->gen == 3)
+		return i915_sim_fence_copy(sim, addr, buf, len, to_gpu);
 	return i915_sim_gtt_copy(sim, addr, buf, len, to_gpu);
 }
 
@@ -519,8 +536,10 @@ static enum i915_sim_cs_result xy_src_copy_blt(struct i915_sim_cs *cs,
 	op.src.pitch = blt_pitch(dw[6]);
 	op.src.tiled = cs->sim->chip->gen >= 4 &&
 		       (dw[0] & I965_BLT_SRC_TILED);
-	if (op.src.tiled)
+	if (op.src.tiled) {
 		op.src.pitch *= sizeof(u32);
+		op.src.swz = cs->sim->swz_x;
+	}
 	op.has_src = rop_uses_src(op.rop);
 	blt_set_mask(&op, dw[0]);
 	return blt_run(cs, cmd, &op);

@@ -697,6 +697,9 @@ static bool cs_step(struct i915_sim_cs *cs)
 	if (!begun)
 		return false;
 
+	/* Around batches: the CPU's fenced aperture writes meet memory. */
+	if (!cmd->batch)
+		i915_sim_shadow_sync(sim, false);
 	res = cs_execute(cs, cmd);
 	if (res != I915_SIM_CS_STALL && res != I915_SIM_CS_ABORT)
 		cs_delay(cs, cmd);

@@ -230,9 +230,10 @@ struct page *i915_sim_gtt_page_locked(struct i915_sim *sim, u32 addr)
  * scratch page for a cleared entry).  Real silicon translates on every
  * access; here the translation is made once per user PTE, so the answer
  * holds only until that entry is rewritten, and the driver zaps its user
- * PTEs before it rewrites one, as it must on silicon too.  A fence
- * register covering @offset (a tiled view) is where a detiling
- * translation would go; the model answers linear pages only.
+ * PTEs before it rewrites one, as it must on silicon too.  Inside a valid
+ * fence's range the answer is a shadow page holding the linear image
+ * (i915_sim_aperture.c), valid until that fence or the entries under it
+ * are rewritten.
  *
  * Return: 0, -EIO while memory decode is off or the GPU has no power,
  * -EFAULT for an offset beyond the GTT or an invalid entry.
@@ -241,9 +242,21 @@ int i915_sim_aperture_pfn(struct i915_sim *sim, u64 offset,
 			  unsigned long *pfn)
 {
 	unsigned long idx = offset / I915_GTT_PAGE_SIZE;
+	struct i915_sim_fence_desc f;
 	phys_addr_t phys;
 	unsigned long flags;
 	int ret = 0;
+
+	if (!(READ_ONCE(sim->pci_command) & PCI_COMMAND_MEMORY) ||
+	    READ_ONCE(sim->power_off))
+		return -EIO;
+	if (idx >= sim->gtt_entries)
+		return -EFAULT;
+	/* Through a fence: the linear image, in a shadow page. */
+	ret = i915_sim_fence_find(sim, offset, &f);
+	if (ret)
+		return ret < 0 ? ret : i915_sim_shadow_pfn(sim, offset, &f, pfn);
+	i915_sim_shadow_check(sim);
 
 	raw_spin_lock_irqsave(&sim->lock, flags);
 	if (!(READ_ONCE(sim->pci_command) & PCI_COMMAND_MEMORY) ||
@@ -276,10 +289,14 @@ static int gtt_copy_page(struct i915_sim *sim, u32 addr, void *buf,
 		return PTR_ERR(page);
 	}
 	vaddr = kmap_local_page(page);
-	if (to_gpu)
+	if (to_gpu) {
 		memcpy(vaddr + offset, buf, len);
-	else
+		/* For the aperture's shadows (i915_sim_aperture.c). */
+		sim->gpu_dirty_lo = min_t(u64, sim->gpu_dirty_lo, addr);
+		sim->gpu_dirty_hi = max_t(u64, sim->gpu_dirty_hi, addr + len);
+	} else {
 		memcpy(buf, vaddr + offset, len);
+	}
 	kunmap_local(vaddr);
 	raw_spin_unlock_irqrestore(&sim->lock, flags);
 	return 0;

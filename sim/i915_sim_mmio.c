@@ -49,8 +49,7 @@ void i915_sim_mmio_reset(struct i915_sim *sim)
 	*reg_ptr(sim, I915_EMR) = I915_SIM_EMR_RESET;
 	*reg_ptr(sim, I915_HWSTAM) = I915_SIM_HWSTAM_RESET;
 	*reg_ptr(sim, sim->eng.instdone) = I915_SIM_INSTDONE_IDLE;
-	/* Single-channel DRAM, no address swizzling. */
-	*reg_ptr(sim, I915_DCC2) = I965_DCC2_MODIFIED_ENHANCED_DISABLE;
+	i915_sim_mc_reset(sim);
 }
 
 static bool mmio_decoded(struct i915_sim *sim)
@@ -446,7 +445,7 @@ static bool is_read_only(struct i915_sim *sim, u32 reg)
 {
 	return reg == I915_ISR || reg == I915_ESR || reg == sim->eng.ipehr ||
 	       reg == sim->eng.instdone || reg == sim->eng.acthd ||
-	       reg == sim->eng.dma_fadd;
+	       reg == sim->eng.dma_fadd || i915_sim_mc_read_only(sim, reg);
 }
 
 static void mmio_write_locked(struct i915_sim *sim, u32 reg, u32 val)
@@ -465,6 +464,9 @@ static void mmio_write_locked(struct i915_sim *sim, u32 reg, u32 val)
 	} else if (!write_ring_locked(sim, reg, val)) {
 		*reg_ptr(sim, reg) = val;
 	}
+	/* The aperture's shadows check their layout again (aperture.c). */
+	if (i915_sim_fence_reg_is(sim, reg))
+		atomic_inc(&sim->fence_writes);
 
 	switch (reg) {
 	case I915_IER:

@@ -1328,23 +1328,20 @@ static void subtest_other_entry_points(void)
 	tiled = drm_intel_bo_alloc_tiled(bufmgr, "tiled", 256, 64, 4, &tiling,
 					 &pitch, 0);
 	igt_info("bo_alloc_tiled(X): %s", tiled ? "a bo" : "NULL");
-	/*
-	 * The driver does not tile: a linear bo.  alloc_tiled() leaves the
-	 * mode it was asked for in @tiling; the bo knows (get_tiling).
-	 */
+	/* an X-tiled bo, its pitch a whole number of tiles */
 	igt_assert(tiled);
 	igt_assert_ok(drm_intel_bo_get_tiling(tiled, &tiling, &swizzle));
 	igt_info("  tiling %u, swizzle %u, pitch %lu", tiling, swizzle, pitch);
-	igt_assert_eq(tiling, I915_TILING_NONE);
-	igt_assert_eq(swizzle, I915_BIT_6_SWIZZLE_NONE);
-	igt_assert(pitch >= 256 * 4);
+	igt_assert_eq(tiling, I915_TILING_X);
+	igt_assert(swizzle != I915_BIT_6_SWIZZLE_UNKNOWN);
+	igt_assert(pitch >= 256 * 4 && pitch % 512 == 0);
 	drm_intel_bo_unreference(tiled);
 	tiling = I915_TILING_X;
 	ret = drm_intel_bo_set_tiling(bo, &tiling, 1024);
 	igt_info("bo_set_tiling(X): %s, tiling now %u", igt_errname(ret),
 		 tiling);
 	igt_assert_ok(ret);
-	igt_assert_eq(tiling, I915_TILING_NONE);
+	igt_assert_eq(tiling, I915_TILING_X);
 	tiling = I915_TILING_NONE;
 	igt_assert_ok(drm_intel_bo_set_tiling(bo, &tiling, 0));
 

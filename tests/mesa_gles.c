@@ -112,8 +112,6 @@ static const struct expected_failure {
 	  "upstream creates logical contexts on Gen4 (CXT_SIZE, "
 	  "MI_SET_CONTEXT); this driver has context 0 only "
 	  "(Documentation/differences.rst), crocus falls back to it" },
-	{ DRM_IOCTL_I915_GETPARAM, I915_PARAM_HAS_RELAXED_FENCING, EINVAL, 0,
-	  true, "upstream: 1; comes with fences (issue 11, Tiling)" },
 	{ DRM_IOCTL_I915_GETPARAM, I915_PARAM_CS_TIMESTAMP_FREQUENCY, EINVAL,
 	  0, true, "upstream: rawclk / 16 from CLKCFG on Gen2-4; neither "
 	  "the driver nor the model has CLKCFG" },

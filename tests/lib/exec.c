@@ -284,6 +284,7 @@ void bo_init(struct bo *bo, int fd, uint64_t size)
 	bo->handle = gem_create(fd, size);
 	bo->size = (size + PAGE_SZ - 1) & ~(PAGE_SZ - 1);
 	bo->offset = 0;
+	bo->flags = 0;
 }
 
 void bo_fini(struct bo *bo, int fd)
@@ -391,6 +392,7 @@ int __batch_submit_wr(struct batch *b, uint64_t flags, uint64_t *rsvd2)
 	for (i = 0; i < n; i++) {
 		b->exec[i].handle = b->obj[i]->handle;
 		b->exec[i].offset = b->obj[i]->offset;
+		b->exec[i].flags = b->obj[i]->flags;
 	}
 	b->exec[n].handle = b->bo.handle;
 	b->exec[n].offset = b->bo.offset;

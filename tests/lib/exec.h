@@ -157,6 +157,7 @@ struct bo {
 	uint32_t handle;
 	uint64_t size;
 	uint64_t offset;	/* presumed offset for the next relocation */
+	uint64_t flags;		/* exec object flags, e.g. NEEDS_FENCE */
 };
 
 void bo_init(struct bo *bo, int fd, uint64_t size);
