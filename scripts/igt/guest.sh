@@ -11,10 +11,11 @@
 # IGT_DEVICE=drm:/dev/dri/cardN of that GPU (then the other GPUs' cards,
 # ";"-separated: igt's multigpu-* subtests use them), under IGT_TIMEOUT seconds
 # (SIGKILL), its output in /out/igt/<gpu>/<binary>.log; then that GPU's
-# i915_gem_objects must be back to 0 and the kernel log clean, both
-# blamed on the binary.  After a binary that did not exit 0 (pass) or 77
-# (skip), left objects or dirtied the log, both modules are reloaded, so
-# that the next binary finds fresh GPUs.
+# i915_gem_objects must be back to 0 (within about 15 s: a killed
+# binary's spinner ends at the next hangcheck reset) and the kernel log
+# clean, both blamed on the binary.  After a binary that did not exit 0
+# (pass) or 77 (skip), left objects or dirtied the log, both modules are
+# reloaded, so that the next binary finds fresh GPUs.
 #
 # Results on fd 3 (the host's channel, see scripts/vm/init):
 #   RESULT <binary>@<gpu> PASS <secs> exit <rc>   the binary ran to its end
@@ -69,7 +70,7 @@ now() {
 # run_binary BINARY SIM: one binary on one GPU; non-zero if the modules
 # must be reloaded after it.
 run_binary() {
-	local t="$1" sim="$2" gpu slot card start rc why="" n args devs other oslot ocard
+	local t="$1" sim="$2" gpu slot card start rc why="" n i args devs other oslot ocard
 	gpu=$(gpu_name "$sim")
 	mkdir -p "$OUT/$gpu"
 	echo "==== $t@$gpu ===="
@@ -101,6 +102,15 @@ run_binary() {
 		"$OUT/$gpu/$t.log"
 	[ $rc = 137 ] && why="killed after ${IGT_TIMEOUT}s (timeout)"
 	n=$(objects_left "$slot")
+	# a killed binary's last batch (igt's spinner) ends when hangcheck
+	# resets it, some seconds after its file closes (upstream: within its
+	# heartbeat); objects_left waits 2 s, give it about 15 s in all
+	i=0
+	while [ "$n" != 0 ] && [ "$n" != missing ] && [ $i -lt 5 ]; do
+		sleep 1
+		n=$(objects_left "$slot")
+		i=$((i + 1))
+	done
 	if [ "$n" = missing ]; then
 		why="${why:+$why; }the GPU has no i915_gem_objects after it (gone?)"
 	elif [ "$n" != 0 ]; then
