@@ -22,164 +22,22 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "exec.h"
+#include "tiled.h"
 
-#define RENDER		I915_GEM_DOMAIN_RENDER
-#define WIDTH		256	/* pixels of 4 bytes */
-#define HEIGHT		64
-#define STRIDE		(WIDTH * 4)
-#define SIZE		(STRIDE * HEIGHT)
-#define XY_SRC_TILED	(1u << 15)
-#define XY_DST_TILED	(1u << 11)
-
-struct tsurf {
-	struct bo bo;
-	uint32_t tiling;
-	uint32_t swizzle;
-};
-
-static int gen;
-static bool y512;	/* 915G/GM: Y tiles of 32-byte columns, 8 rows */
-
-static void setup(int fd)
-{
-	uint32_t id = gem_pci_id(fd);
-
-	gen = gem_gen(fd);
-	y512 = id == 0x2582 || id == 0x258a || id == 0x2592;
-}
-
-static int bit(uint64_t v, int n)
-{
-	return (v >> n) & 1;
-}
-
-/* Where a tiled surface of STRIDE keeps linear byte @v. */
-static uint64_t tile_offset(uint32_t tiling, uint32_t swizzle, uint64_t v)
-{
-	uint64_t row = v / STRIDE, off;
-	uint32_t x = v % STRIDE, h, span;
-
-	if (tiling == I915_TILING_X) {
-		h = 8;
-		span = 512;
-	} else if (y512) {
-		h = 8;
-		span = 32;
-	} else {
-		h = 32;
-		span = 16;
-	}
-	off = (row / h) * STRIDE * h + (row % h) * span +
-	      (uint64_t)(x / span) * span * h + x % span;
-	switch (swizzle) {
-	case I915_BIT_6_SWIZZLE_9:
-		off ^= (uint64_t)bit(off, 9) << 6;
-		break;
-	case I915_BIT_6_SWIZZLE_9_10:
-		off ^= (uint64_t)(bit(off, 9) ^ bit(off, 10)) << 6;
-		break;
-	case I915_BIT_6_SWIZZLE_9_11:
-		off ^= (uint64_t)(bit(off, 9) ^ bit(off, 11)) << 6;
-		break;
-	case I915_BIT_6_SWIZZLE_9_10_11:
-		off ^= (uint64_t)(bit(off, 9) ^ bit(off, 10) ^ bit(off, 11)) << 6;
-		break;
-	case I915_BIT_6_SWIZZLE_NONE:
-		break;
-	default:
-		igt_skip("swizzle %u needs physical addresses", swizzle);
-	}
-	return off;
-}
-
-static void tile(uint8_t *dst, const uint8_t *src, uint32_t tiling,
-		 uint32_t swizzle)
-{
-	uint64_t v;
-
-	for (v = 0; v < SIZE; v++)
-		dst[tile_offset(tiling, swizzle, v)] = src[v];
-}
-
-static void set_tiling(int fd, struct tsurf *s, uint32_t tiling)
-{
-	struct drm_i915_gem_set_tiling st = {
-		.handle = s->bo.handle, .tiling_mode = tiling,
-		.stride = tiling ? STRIDE : 0,
-	};
-
-	igt_assert_ok(igt_ioctl(fd, DRM_IOCTL_I915_GEM_SET_TILING, &st));
-	igt_assert_eq(st.tiling_mode, tiling);
-	s->tiling = tiling;
-	s->swizzle = st.swizzle_mode;
-	s->bo.flags = gen < 4 && tiling ? EXEC_OBJECT_NEEDS_FENCE : 0;
-}
-
-static void tsurf_init(int fd, struct tsurf *s, uint32_t tiling)
-{
-	bo_init(&s->bo, fd, SIZE);
-	s->tiling = I915_TILING_NONE;
-	s->swizzle = I915_BIT_6_SWIZZLE_NONE;
-	if (tiling)
-		set_tiling(fd, s, tiling);
-}
-
-static uint32_t xy(int x, int y)
-{
-	return (uint32_t)y << 16 | (uint32_t)x;
-}
-
-/* XY_SRC_COPY_BLT of the whole surface */
-static void copy(int fd, struct tsurf *dst, struct tsurf *src)
-{
-	struct batch *b = batch_new(fd);
-	uint32_t cmd = XY_SRC_COPY_BLT | BLT_WRITE_ARGB;
-	uint32_t dpitch = STRIDE, spitch = STRIDE;
-
-	if (gen >= 4 && dst->tiling) {
-		cmd |= XY_DST_TILED;
-		dpitch /= 4;
-	}
-	if (gen >= 4 && src->tiling) {
-		cmd |= XY_SRC_TILED;
-		spitch /= 4;
-	}
-	batch_emit(b, cmd);
-	batch_emit(b, BR13_ROP(ROP_SRCCOPY) | BR13_DEPTH_32 | dpitch);
-	batch_emit(b, xy(0, 0));
-	batch_emit(b, xy(WIDTH, HEIGHT));
-	batch_reloc(b, &dst->bo, 0, RENDER, RENDER);
-	batch_emit(b, xy(0, 0));
-	batch_emit(b, spitch);
-	batch_reloc(b, &src->bo, 0, RENDER, 0);
-	batch_submit(b);
-	batch_free(b);
-}
+#define WIDTH		TSURF_WIDTH
+#define HEIGHT		TSURF_HEIGHT
+#define STRIDE		TSURF_STRIDE
+#define SIZE		TSURF_SIZE
 
 /* Gen4's blitter has no Y tiling */
 static bool can_blit(uint32_t tiling)
 {
-	return gen < 4 || tiling != I915_TILING_Y;
+	return tsurf_gen() < 4 || tiling != I915_TILING_Y;
 }
 
 static void *map_gtt(int fd, struct tsurf *s)
 {
 	return gem_mmap_offset(fd, s->bo.handle, SIZE, I915_MMAP_OFFSET_GTT);
-}
-
-static void check_tiled(int fd, struct tsurf *s, const uint8_t *linear,
-			const char *what)
-{
-	uint8_t *want = malloc(SIZE), *got = malloc(SIZE);
-
-	igt_assert(want && got);
-	tile(want, linear, s->tiling, s->swizzle);
-	gem_read(fd, s->bo.handle, 0, got, SIZE);
-	igt_assert_mem(got, want, SIZE, "%s (pread): tiling %u swizzle %u",
-		       what, s->tiling, s->swizzle);
-	free(want);
-	free(got);
 }
 
 static void check_map(int fd, struct tsurf *s, const uint8_t *map,
@@ -227,7 +85,7 @@ static void fill_tiled(int fd, struct tsurf *s, const uint8_t *pattern)
 	}
 	tsurf_init(fd, &src, I915_TILING_NONE);
 	gem_write(fd, src.bo.handle, 0, pattern, SIZE);
-	copy(fd, s, &src);
+	tsurf_copy(fd, s, &src);
 	bo_fini(&src.bo, fd);
 }
 
@@ -238,13 +96,13 @@ static void read_tiled(uint32_t tiling)
 	struct tsurf s;
 
 	igt_assert(pattern);
-	setup(fd);
+	tsurf_setup(fd);
 	igt_fill_pattern(pattern, SIZE, 0x9e7 + tiling);
 	tsurf_init(fd, &s, tiling);
 	map = map_gtt(fd, &s);
 
 	fill_tiled(fd, &s, pattern);
-	check_tiled(fd, &s, pattern, can_blit(tiling) ? "blitted" : "pwritten");
+	tsurf_check_tiled(fd, &s, pattern, can_blit(tiling) ? "blitted" : "pwritten");
 	check_map(fd, &s, map, pattern, "read back");
 	igt_info("tiling %u swizzle %u: %d bytes linear through the map",
 		 tiling, s.swizzle, SIZE);
@@ -262,17 +120,17 @@ static void write_tiled(uint32_t tiling)
 	struct tsurf s, back;
 
 	igt_assert(pattern && got);
-	setup(fd);
+	tsurf_setup(fd);
 	igt_fill_pattern(pattern, SIZE, 0x3a1 + tiling);
 	tsurf_init(fd, &s, tiling);
 	map = map_gtt(fd, &s);
 
 	gtt_write_domain(fd, &s, map);
 	memcpy(map, pattern, SIZE);
-	check_tiled(fd, &s, pattern, "written through the map");
+	tsurf_check_tiled(fd, &s, pattern, "written through the map");
 	if (can_blit(tiling)) {
 		tsurf_init(fd, &back, I915_TILING_NONE);
-		copy(fd, &back, &s);
+		tsurf_copy(fd, &back, &s);
 		gem_read(fd, back.bo.handle, 0, got, SIZE);
 		igt_assert_mem(got, pattern, SIZE, "blitted to linear");
 		bo_fini(&back.bo, fd);
@@ -315,7 +173,7 @@ static void subtest_steal(void)
 	uint8_t *pattern = malloc(SIZE), **map;
 	struct tsurf *s;
 
-	setup(fd);
+	tsurf_setup(fd);
 	s = calloc(n, sizeof(*s));
 	map = calloc(n, sizeof(*map));
 	igt_assert(s && map && pattern);
@@ -334,7 +192,7 @@ static void subtest_steal(void)
 		for (i = 0; i < n; i++) {
 			igt_fill_pattern(pattern, SIZE, 0x5700 + r * n + i);
 			check_map(fd, &s[i], map[i], pattern, "after steals");
-			check_tiled(fd, &s[i], pattern, "after steals");
+			tsurf_check_tiled(fd, &s[i], pattern, "after steals");
 		}
 	}
 	igt_info("%d mapped tiled objects through %d fences", n, fences);
@@ -357,7 +215,7 @@ static void subtest_tiling_change(void)
 	uint32_t swizzle;
 
 	igt_assert(pattern && tiled);
-	setup(fd);
+	tsurf_setup(fd);
 	igt_fill_pattern(pattern, SIZE, 0x71c);
 	tsurf_init(fd, &s, I915_TILING_X);
 	swizzle = s.swizzle;
@@ -367,13 +225,13 @@ static void subtest_tiling_change(void)
 	check_map(fd, &s, map, pattern, "X");
 
 	/* linear now: the same mapping shows the bytes as stored */
-	set_tiling(fd, &s, I915_TILING_NONE);
+	tsurf_set_tiling(fd, &s, I915_TILING_NONE);
 	tile(tiled, pattern, I915_TILING_X, swizzle);
 	check_map(fd, &s, map, tiled, "X, then NONE");
 
-	set_tiling(fd, &s, I915_TILING_X);
+	tsurf_set_tiling(fd, &s, I915_TILING_X);
 	check_map(fd, &s, map, pattern, "X, NONE, X again");
-	check_tiled(fd, &s, pattern, "X, NONE, X again");
+	tsurf_check_tiled(fd, &s, pattern, "X, NONE, X again");
 
 	munmap(map, SIZE);
 	bo_fini(&s.bo, fd);
