@@ -96,6 +96,11 @@ MODULE_PARM_DESC(hangcheck_ms,
 
 /* How long suspend waits for the GPU to finish before wedging it. */
 #define I915_SUSPEND_IDLE_MS	10000
+/*
+ * How long the PCI remove waits for it (upstream: 500 ms; the model runs
+ * batches tens of times slower under emulation).
+ */
+#define I915_UNLOAD_IDLE_MS	I915_SUSPEND_IDLE_MS
 
 static struct i915_request *to_request(struct dma_fence *fence)
 {
@@ -774,23 +779,54 @@ int i915_request_init(struct i915_device *i915)
 	return 0;
 }
 
+/*
+ * Wait uninterruptibly, up to @timeout_ms in all, for every outstanding
+ * request, retiring the completed ones.  Return: true if the GPU is idle.
+ */
+static bool wait_idle_timeout(struct i915_device *i915,
+			      unsigned int timeout_ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(timeout_ms);
+	struct i915_ring *ring = &i915->ring;
+	struct i915_request *rq;
+	long left, done;
+
+	while ((rq = ring_last_request(ring))) {
+		left = time_after(end, jiffies) ? end - jiffies : 0;
+		done = dma_fence_wait_timeout(&rq->fence, false, left);
+		i915_request_put(rq);
+		flush_work(&ring->retire_work);
+		if (!done)
+			return false;
+	}
+	return true;
+}
+
 /**
- * i915_request_quiesce - wait for the GPU to finish everything queued
- * @i915: the device
+ * i915_request_quiesce - let the GPU finish what is queued, or give up
+ * @i915: the device, unplugged (no new work comes)
  *
- * Waits uninterruptibly, bounded by the hang check, for outstanding
- * requests and retires them.
+ * For the PCI remove (unbind, unplug, rmmod): waits uninterruptibly for
+ * outstanding requests, up to %I915_UNLOAD_IDLE_MS in all, as upstream
+ * waits a bounded time for idle before it unloads.  A GPU still busy
+ * then (a queue of long batches left by killed clients, a batch that
+ * never ends) is wedged with a reset (i915_reset_wedge()): its requests
+ * complete with -EIO and the engine stops touching memory that is about
+ * to be freed.  Unload never waits on the GPU for longer than that.
+ * Every request is retired on return.
  */
 void i915_request_quiesce(struct i915_device *i915)
 {
-	struct i915_ring *ring = &i915->ring;
-	struct i915_request *rq;
-
-	while ((rq = ring_last_request(ring))) {
-		dma_fence_wait(&rq->fence, false);
-		i915_request_put(rq);
-		flush_work(&ring->retire_work);
-	}
+	if (wait_idle_timeout(i915, I915_UNLOAD_IDLE_MS))
+		return;
+	drm_notice(&i915->drm, "GPU still busy %u ms into the unbind\n",
+		   I915_UNLOAD_IDLE_MS);
+	mutex_lock(&i915->reset_lock);
+	if (!READ_ONCE(i915->ring.wedged))
+		i915_reset_wedge(i915);
+	mutex_unlock(&i915->reset_lock);
+	/* Every fence has signalled: this only retires. */
+	wait_idle_timeout(i915, I915_UNLOAD_IDLE_MS);
 }
 
 /**
