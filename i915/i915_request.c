@@ -27,7 +27,9 @@
  * (i915_gpu_error.c) and resets it (or wedges the device: every
  * outstanding request completes with -EIO).  So a stuck
  * engine is declared hung after 3 checks, and a batch that keeps running
- * without finishing after 30.  The check runs
+ * without finishing after 30, or after 5 once its client has closed its
+ * file (%I915_HANG_SCORE_ORPHAN: a killed client's spinner is reset in
+ * about upstream's heartbeat time, not 30 s).  The check runs
  * only while requests are outstanding: emitting a request arms it, and a
  * check that finds every request complete does not re-arm (no wakeups
  * on an idle GPU).  hangcheck_ms cannot be 0.
@@ -88,10 +90,17 @@ static const struct kernel_param_ops hangcheck_ms_ops = {
 
 module_param_cb(hangcheck_ms, &hangcheck_ms_ops, &i915_hangcheck_ms, 0600);
 MODULE_PARM_DESC(hangcheck_ms,
-		 "Interval of the hang check in ms, at least 1; the GPU is declared hung after 3 intervals stuck on one command, or 30 running without completing a request (default 1000)");
+		 "Interval of the hang check in ms, at least 1; the GPU is declared hung after 3 intervals stuck on one command, or 30 running without completing a request (5 for a closed file's request) (default 1000)");
 
 #define I915_HANG_SCORE_STUCK	10
 #define I915_HANG_SCORE_BUSY	1
+/*
+ * A moving engine whose request's client has closed its file (or was
+ * killed): nobody is left to end a batch that loops, so it is declared
+ * hung after 5 checks, as upstream's heartbeat resets a request that
+ * outlasts two of its 2.5 s pulses.
+ */
+#define I915_HANG_SCORE_ORPHAN	6
 #define I915_HANG_SCORE_HUNG	30
 
 /* How long suspend waits for the GPU to finish before wedging it. */
@@ -570,6 +579,24 @@ bool i915_request_idle(struct i915_device *i915)
 	return idle;
 }
 
+/* Is the request running now (the oldest not completed) a closed file's? */
+static bool running_orphan(struct i915_ring *ring)
+{
+	struct i915_request *rq;
+	unsigned long flags;
+	bool orphan = false;
+
+	spin_lock_irqsave(&ring->fence_lock, flags);
+	list_for_each_entry(rq, &ring->requests, link) {
+		if (dma_fence_is_signaled_locked(&rq->fence))
+			continue;
+		orphan = !READ_ONCE(rq->file);
+		break;
+	}
+	spin_unlock_irqrestore(&ring->fence_lock, flags);
+	return orphan;
+}
+
 static void hangcheck_work_fn(struct work_struct *work)
 {
 	struct i915_ring *ring = container_of(to_delayed_work(work),
@@ -586,9 +613,12 @@ static void hangcheck_work_fn(struct work_struct *work)
 	} else if (idle || seqno != ring->hang_seqno) {
 		ring->hang_score = 0;
 	} else {
-		ring->hang_score += acthd == ring->hang_acthd ?
-				    I915_HANG_SCORE_STUCK :
-				    I915_HANG_SCORE_BUSY;
+		if (acthd == ring->hang_acthd)
+			ring->hang_score += I915_HANG_SCORE_STUCK;
+		else if (running_orphan(ring))
+			ring->hang_score += I915_HANG_SCORE_ORPHAN;
+		else
+			ring->hang_score += I915_HANG_SCORE_BUSY;
 		if (ring->hang_score >= I915_HANG_SCORE_HUNG)
 			i915_reset_handle(i915);
 	}

@@ -8,7 +8,8 @@
  * counted) hands the device to i915_reset_handle(), always from the hang-check
  * worker: a hang is declared when the breadcrumb has not moved for 3
  * checks with ACTHD stuck, or for 30 with ACTHD moving (a batch running
- * past its bound), or at once on an error interrupt.
+ * past its bound; 5 when its client has closed its file), or at once on
+ * an error interrupt.
  *
  * With the module parameter reset (default 1, writable at run time) set,
  * the GPU is reset through GDRST in its PCI config space with upstream's

@@ -16,7 +16,12 @@
  *    i915_wedged reads 1), the engine stopped all the same;
  *    wedged_refuses_work: new execbuffers and THROTTLE get EIO, and
  *    everything that does not need the GPU still works; recover: reset=1
- *    and a write of debugfs i915_wedged bring it back.
+ *    and a write of debugfs i915_wedged bring it back;
+ *  - dead_client_resets: the loop of a client that closed its file (as a
+ *    killed igt's spinner: 960 MI_NOOPs then a jump back, so the engine
+ *    always moves) is reset within 15 hang checks, about
+ *    upstream's heartbeat time, not after the 30 a live client's long
+ *    batch has; another client's store queued behind it then lands.
  */
 #include <unistd.h>
 
@@ -254,12 +259,56 @@ static void subtest_recover(void)
 	gem_recover_wedged("reset0_wedges");
 }
 
+#define DEAD_LOOP_NOOPS	960	/* igt's spinner pads its loop so */
+#define DEAD_CHECKS_MAX	15
+
+static void subtest_dead_client_resets(void)
+{
+	int fd = drm_open_driver();
+	int dead = drm_open_driver();
+	struct batch *b, *s;
+	long long c0, checks;
+	unsigned int i;
+	struct bo t;
+	uint32_t got;
+
+	gem_require_unwedged(fd, HANGCHECK_MS);
+	gem_set_reset(1);
+	b = batch_new(dead);
+	for (i = 0; i < DEAD_LOOP_NOOPS; i++)
+		batch_emit(b, MI_NOOP);
+	emit_batch_start(b, &b->bo, 0);
+	batch_submit(b);
+	c0 = gem_hang_checks(fd);
+	/* killed: its loop runs on, and nobody will ever end it */
+	close(dead);
+	free(b);	/* its object went with the file */
+
+	bo_init(&t, fd, PAGE_SZ);
+	s = batch_new(fd);
+	emit_store_dword(s, &t, 0, 0x600d);
+	batch_submit(s);
+	gem_sync(fd, t.handle);
+	checks = gem_hang_checks(fd) - c0;
+	igt_info("the dead client's loop was reset after %lld hang checks",
+		 checks);
+	gem_read(fd, t.handle, 0, &got, sizeof(got));
+	igt_assert_eq_u64(got, 0x600d);
+	igt_assert_f(checks <= DEAD_CHECKS_MAX,
+		     "%lld hang checks for a dead client's loop", checks);
+	igt_assert(!gem_is_wedged(fd));
+	batch_free(s);
+	bo_fini(&t, fd);
+	close(fd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST_T(long_batch_lives, 60),
 	SUBTEST_T(loop_resets, 60),
 	SUBTEST_T(reset0_wedges, 60),
 	SUBTEST(wedged_refuses_work),
 	SUBTEST(recover),
+	SUBTEST_T(dead_client_resets, 60),
 };
 
 igt_main(tests)

@@ -904,6 +904,20 @@ void gem_set_hangcheck_ms(unsigned int ms)
 	set_param(&hangcheck_param, ms);
 }
 
+long long gem_hang_checks(int fd)
+{
+	char buf[4096];
+	long long v;
+	int ret;
+
+	ret = igt_debugfs_read(fd, "i915_requests", buf, sizeof(buf));
+	igt_assert_f(ret >= 0, "debugfs i915_requests: %s",
+		     igt_errname(ret));
+	igt_assert_f(igt_key_value(buf, "hang checks", &v) == 0,
+		     "no \"hang checks:\" line in i915_requests");
+	return v;
+}
+
 void gem_set_reset(unsigned int value)
 {
 	igt_assert_f(access(RESET_PARAM, W_OK) == 0, "no writable %s",

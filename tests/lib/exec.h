@@ -357,6 +357,8 @@ void sim_set_cmd_delay(unsigned int us);
  * restored when the process exits; skips without the parameter.
  */
 void gem_set_hangcheck_ms(unsigned int ms);
+/* The hang checks run so far (debugfs i915_requests, "hang checks: N"). */
+long long gem_hang_checks(int fd);
 /*
  * The driver's module parameter reset (0: a hang wedges the device, 1: it
  * resets the GPU), restored when the process exits; asserts that the
