@@ -103,8 +103,12 @@ MODULE_PARM_DESC(hangcheck_ms,
 #define I915_HANG_SCORE_ORPHAN	6
 #define I915_HANG_SCORE_HUNG	30
 
-/* How long suspend waits for the GPU to finish before wedging it. */
+/*
+ * How long suspend waits for the GPU to complete a request before it
+ * wedges it, and how long in all while requests keep completing.
+ */
 #define I915_SUSPEND_IDLE_MS	10000
+#define I915_SUSPEND_MAX_MS	60000
 /*
  * How long the PCI remove waits for it (upstream: 500 ms; the model runs
  * batches tens of times slower under emulation).
@@ -866,29 +870,33 @@ void i915_request_quiesce(struct i915_device *i915)
  * From now on emission is refused with -EAGAIN (i915_ring_begin()): user
  * tasks are frozen before devices suspend, so only a task the freezer
  * left alone can get there, and libdrm retries -EAGAIN.  Then every
- * outstanding request is waited for, up to %I915_SUSPEND_IDLE_MS in
- * all, uninterruptibly: the GPU runs on while devices suspend.  A GPU
- * that has not finished by then is wedged (its requests complete with
- * -EIO) rather than suspended with work on it, as upstream does.
- * Completed requests are retired and the hang check stops.
+ * outstanding request is waited for, uninterruptibly (the GPU runs on
+ * while devices suspend), for as long as requests keep completing: up
+ * to %I915_SUSPEND_IDLE_MS at a time, %I915_SUSPEND_MAX_MS in all
+ * (upstream waits 0.5 s; under emulation the model takes seconds over a
+ * queue that silicon runs in milliseconds).  A GPU that has not finished
+ * by then is wedged (its requests complete with -EIO) rather than
+ * suspended with work on it, as upstream does; a batch that loops is
+ * reset by the hang check meanwhile.  Completed requests are retired
+ * and the hang check stops.
  */
 void i915_request_suspend(struct i915_device *i915)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(I915_SUSPEND_IDLE_MS);
+	unsigned long end = jiffies + msecs_to_jiffies(I915_SUSPEND_MAX_MS);
 	struct i915_ring *ring = &i915->ring;
-	struct i915_request *rq;
-	long left;
+	u32 seqno = hws_seqno(ring);
 
 	mutex_lock(&ring->lock);
 	ring->suspended = true;
 	mutex_unlock(&ring->lock);
 
-	while ((rq = ring_last_request(ring))) {
-		left = time_after(end, jiffies) ? end - jiffies : 0;
-		if (!dma_fence_wait_timeout(&rq->fence, false, left))
-			i915_request_wedge(i915);
-		i915_request_put(rq);
-		flush_work(&ring->retire_work);
+	while (!wait_idle_timeout(i915, I915_SUSPEND_IDLE_MS)) {
+		/* a request completed meanwhile: the GPU is getting there */
+		if (hws_seqno(ring) != seqno && time_before(jiffies, end)) {
+			seqno = hws_seqno(ring);
+			continue;
+		}
+		i915_request_wedge(i915);
 	}
 	cancel_delayed_work_sync(&ring->hangcheck_work);
 	flush_work(&ring->retire_work);
