@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/sync_file.h>
+
 #include "exec.h"
 
 /* ------------------------------------------------------------------ */
@@ -415,6 +417,24 @@ int __batch_submit_wr(struct batch *b, uint64_t flags, uint64_t *rsvd2)
 	}
 	batch_reset(b);
 	return ret;
+}
+
+int batch_submit_fence(struct batch *b)
+{
+	uint64_t rsvd2 = 0;
+
+	igt_assert_ok(__batch_submit_wr(b, I915_EXEC_FENCE_OUT, &rsvd2));
+	igt_assert_lte(0, (int)(rsvd2 >> 32));
+	return rsvd2 >> 32;
+}
+
+int sync_file_status(int sync_fd)
+{
+	struct sync_file_info info;
+
+	memset(&info, 0, sizeof(info));
+	igt_assert_ok(igt_ioctl(sync_fd, SYNC_IOC_FILE_INFO, &info));
+	return info.status;
 }
 
 int __batch_submit_v1(struct batch *b, const struct drm_clip_rect *rects,

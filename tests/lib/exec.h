@@ -221,6 +221,13 @@ int __batch_submit_v1(struct batch *b, const struct drm_clip_rect *rects,
 		      unsigned int nrects, uint32_t dr1, uint32_t dr4);
 /* batch_submit(), then wait for it */
 void batch_submit_sync(struct batch *b);
+/* batch_submit() with FENCE_OUT: returns the request's sync_file */
+int batch_submit_fence(struct batch *b);
+/*
+ * SYNC_IOC_FILE_INFO's status of @sync_fd: 1 signalled, 0 active, or
+ * the fence's error (-EIO: the GPU hung on it), as upstream reports it
+ */
+int sync_file_status(int sync_fd);
 
 /* ------------------------------------------------------------------ */
 /* commands with relocations */
