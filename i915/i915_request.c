@@ -487,21 +487,12 @@ static void retire_work_fn(struct work_struct *work)
 	}
 }
 
-/* Tell the objects' future waiters that the GPU never finished them. */
-static void request_mark_objects(struct i915_request *rq, int error)
-{
-	unsigned int i;
-
-	for (i = 0; i < rq->num_objects; i++)
-		WRITE_ONCE(to_i915_obj(rq->objects[i])->gpu_error, error);
-}
-
 /**
  * i915_request_wedge - give up on the GPU
  * @i915: the device
  *
- * Every outstanding request completes with -EIO, and so does any wait on
- * its objects until a new request uses them; new work is refused.  The
+ * Every outstanding request completes with -EIO (its fence's error; waits
+ * on its objects answer 0, as upstream's); new work is refused.  The
  * ring is stopped at its next command boundary (i915_ring_freeze()); a
  * batch that still runs is stopped only by a reset (i915_reset_wedge()).
  * Called when a reset is off or failed, and by suspend; safe in any
@@ -522,7 +513,6 @@ void i915_request_wedge(struct i915_device *i915)
 	list_for_each_entry(rq, &ring->requests, link) {
 		if (dma_fence_is_signaled_locked(&rq->fence))
 			continue;
-		request_mark_objects(rq, -EIO);
 		dma_fence_set_error(&rq->fence, -EIO);
 		dma_fence_signal_locked(&rq->fence);
 	}

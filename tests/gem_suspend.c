@@ -19,7 +19,8 @@
  *    driver pointed the whole GTT at scratch when it suspended;
  *  - s3_hung: a batch that loops for ever is running when "mem" is
  *    written: suspend waits for it until the hang check resets the GPU
- *    (100 ms checks), so the cycle ends, the waiter gets EIO and the
+ *    (100 ms checks), so the cycle ends, the waiter gets 0 (the fence,
+ *    FENCE_OUT's sync_file, says EIO) and the
  *    device comes back working (not wedged: a blit lands);
  *  - s3_long_queue: "mem" at level "devices" with 18 s of batches
  *    queued, each finishing within 6 s of the last: suspend waits while
@@ -323,7 +324,7 @@ static void subtest_s3_hung(void)
 	struct bo target;
 	struct surf s;
 	struct ref r;
-	int fd;
+	int fd, fence;
 
 	require_sleep("mem");
 	fd = drm_open_driver();
@@ -333,15 +334,17 @@ static void subtest_s3_hung(void)
 	s = (struct surf){ &target, 256, 4, 64, 16 };
 	emit_xy_fill(b, &s, 0, 0, 64, 16, 0x1eaf);
 	emit_batch_start(b, &b->bo, 0);
-	batch_submit(b);
+	fence = batch_submit_fence(b);
 	igt_assert_neq(gem_busy(fd, target.handle), 0);
 
 	sleep_cycle("mem", "platform");
-	igt_assert_err(__gem_wait(fd, target.handle, &forever), -EIO);
+	igt_assert_ok(__gem_wait(fd, target.handle, &forever));
+	igt_assert_err(sync_file_status(fence), -EIO);
+	close(fence);
 	/* the hang check reset the GPU: nothing is wedged */
 	igt_assert_eq(gem_wedged_debugfs(fd), 0);
 	ref_init(&r, &s, target.size);
-	batch_free(b);	/* the hung batch's object keeps its EIO */
+	batch_free(b);
 	b = batch_new(fd);
 	emit_xy_fill(b, &s, 0, 0, 64, 16, 0x600d);
 	ref_fill(&r, 0, 0, 64, 16, 0x600d);
