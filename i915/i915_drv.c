@@ -397,8 +397,9 @@ err_fini:
  * Unbind (sysfs, hot unplug, rmmod of i915 or of the model, i915_sim):
  * from drm_dev_unplug() on, every new ioctl answers -ENODEV, none is left
  * inside drm_dev_enter() and debugfs is gone; the GPU then finishes what
- * is queued (or the hang check fails it with -EIO), so every waiter
- * returns, and the device is torn down.  Clients keep their files,
+ * is queued, or after a bounded wait is wedged with a reset
+ * (i915_request_quiesce(): what is left completes with -EIO), so every
+ * waiter returns, and the device is torn down.  Clients keep their files,
  * objects and mappings until they close them; the DRM device (and with it
  * this struct) goes with the last of them, or with the last fence that
  * escaped (i915_request_escape()).

@@ -486,9 +486,6 @@ struct i915_mmap_offset;
  * @populated: the object has pages in upstream's sense: they were got
  *	(pinned, read by pread, SET_DOMAIN) and not purged since; only such
  *	a DONTNEED object keeps its contents (under the dma_resv lock)
- * @gpu_error: -EIO when the last request that used the object failed
- *	because the GPU hung: set by i915_request_wedge(), cleared (under the
- *	dma_resv lock) when a new request takes the object
  * @link: entry in &i915_device.objects (under &i915_device.obj_lock)
  * @tiling: I915_TILING_* of the object (under the dma_resv lock)
  * @stride: bytes per row of tiles when tiled, else 0 (same lock)
@@ -526,7 +523,6 @@ struct i915_gem_object {
 	bool exported;
 	u32 madv;
 	bool populated;
-	int gpu_error;
 	struct list_head link;
 	u32 tiling;
 	u32 stride;
@@ -872,7 +868,6 @@ int i915_gem_object_set_to_cpu_domain(struct i915_gem_object *obj,
 int i915_gem_object_set_to_gtt_domain(struct i915_gem_object *obj,
 				      bool write);
 int i915_gem_object_wait(struct i915_gem_object *obj, bool write);
-int i915_gem_object_gpu_error(struct i915_gem_object *obj);
 void i915_gem_object_flush_for_release(struct i915_gem_object *obj);
 int i915_gem_object_prepare_read(struct i915_gem_object *obj, bool *clflush);
 int i915_gem_object_prepare_write(struct i915_gem_object *obj,

@@ -104,18 +104,6 @@ static void flush_write_domain(struct i915_gem_object *obj, u32 domains)
 }
 
 /**
- * i915_gem_object_gpu_error - did the GPU hang on the object's last use?
- * @obj: the object
- *
- * Return: -EIO if the last request that used the object was completed by
- * the hang check instead of the GPU, else 0.
- */
-int i915_gem_object_gpu_error(struct i915_gem_object *obj)
-{
-	return READ_ONCE(obj->gpu_error);
-}
-
-/**
  * i915_gem_object_wait - the wait step of a domain change
  * @obj: the object
  * @write: the CPU is going to write: wait for every GPU access to end;
@@ -123,13 +111,11 @@ int i915_gem_object_gpu_error(struct i915_gem_object *obj)
  *
  * Waits, interruptibly and without a timeout, for the fences in the
  * object's dma_resv: the requests of execution that use the object.
- * Needs no lock; the domain changes call it with the lock held.  If one
- * of those requests ended because the GPU hung (the hang check completes
- * them with -EIO), the wait says so, for as long as that request is the
- * object's last: the GPU never finished its work on the object.
+ * Needs no lock; the domain changes call it with the lock held.  A
+ * request the hang check completed with -EIO counts as done, as upstream
+ * counts it: the fence's error is for its sync_file, not for the wait.
  *
- * Return: 0 once idle, -EIO if the GPU hung on the object's last use, or
- * -ERESTARTSYS if a signal came first.
+ * Return: 0 once idle, or -ERESTARTSYS if a signal came first.
  */
 int i915_gem_object_wait(struct i915_gem_object *obj, bool write)
 {
@@ -137,9 +123,7 @@ int i915_gem_object_wait(struct i915_gem_object *obj, bool write)
 
 	ret = dma_resv_wait_timeout(obj->base.resv, dma_resv_usage_rw(write),
 				    true, MAX_SCHEDULE_TIMEOUT);
-	if (ret < 0)
-		return ret;
-	return i915_gem_object_gpu_error(obj);
+	return ret < 0 ? ret : 0;
 }
 
 /**

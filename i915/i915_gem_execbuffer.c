@@ -743,33 +743,6 @@ static u32 *exec_emit_commands(const struct i915_exec *eb, u32 *cs, u32 addr)
 	return cs;
 }
 
-/*
- * The objects' last GPU error (-EIO after a hang) is forgotten when a new
- * batch using them is queued, not before: an execbuffer that fails keeps
- * it.  It is cleared just before i915_request_emit() publishes the
- * request (from then on a hang of this batch marks the objects again,
- * possibly at once: the model may run the batch inside the tail write)
- * and, should the publication fail after all, given back where no newer
- * error replaced it.
- */
-static void exec_forget_errors(struct i915_exec *eb)
-{
-	unsigned int i;
-
-	for (i = 0; i < eb->count; i++)
-		eb->objects[i].gpu_error = xchg(&eb->objects[i].obj->gpu_error,
-						0);
-}
-
-static void exec_restore_errors(struct i915_exec *eb)
-{
-	unsigned int i;
-
-	for (i = 0; i < eb->count; i++)
-		cmpxchg(&eb->objects[i].obj->gpu_error, 0,
-			eb->objects[i].gpu_error);
-}
-
 /* Flush, batch(es) and breadcrumb, all or nothing, under the ring lock. */
 static int exec_emit(struct i915_exec *eb)
 {
@@ -794,10 +767,8 @@ static int exec_emit(struct i915_exec *eb)
 	eb->rq->batch_end = eb->rq->batch_start +
 			    eb->objects[eb->batch].obj->base.size;
 
-	exec_forget_errors(eb);
 	ret = i915_request_emit(eb->rq, eb->file);
 	if (ret) {
-		exec_restore_errors(eb);
 		i915_ring_rewind(ring);
 		goto out_unlock;
 	}

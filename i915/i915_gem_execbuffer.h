@@ -53,8 +53,6 @@ struct i915_exec_syncobj {
  * @pad_to_size: GTT space to take at least (EXEC_OBJECT_PAD_TO_SIZE)
  * @read_domains: GPU domains this execbuffer reads the object through
  * @write_domain: the GPU domain it writes the object through, or 0
- * @gpu_error: the object's &i915_gem_object.gpu_error, kept while
- *	emission may still fail
  * @patched: a relocation was written into the object
  * @relocs_stale: i915_reloc_check() read an entry whose presumed_offset
  *	is not its target's offset in the list: i915_reloc_apply() must
@@ -73,7 +71,6 @@ struct i915_exec_object {
 	u64 pad_to_size;
 	u32 read_domains;
 	u32 write_domain;
-	int gpu_error;
 	bool patched;
 	bool relocs_stale;
 };

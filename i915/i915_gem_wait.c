@@ -7,7 +7,10 @@
  * waits on the file's own requests, &i915_file.requests).  An object's
  * outstanding GPU work is the set of fences in its dma_resv: the IRQ
  * cookies of the design, one dma_fence per request, signalled from the
- * user interrupt.
+ * user interrupt.  As upstream, a request the hang check completed with
+ * -EIO is as done as any other here: only THROTTLE on a wedged GPU and
+ * execbuffer answer -EIO; the error itself is the fence's (a sync_file's
+ * status).
  */
 
 #include <drm/drm_file.h>
@@ -75,10 +78,7 @@ static long wait_object(struct i915_gem_object *obj, s64 timeout_ns)
 				    wait_timeout_jiffies(timeout_ns));
 	if (ret == 0)
 		return -ETIME;
-	if (ret < 0)
-		return ret;
-	/* Did the GPU hang on the object's last use? */
-	return i915_gem_object_gpu_error(obj);
+	return ret < 0 ? ret : 0;
 }
 
 /*
@@ -110,9 +110,10 @@ static long wait_object_timed(struct i915_gem_object *obj, s64 timeout_ns,
  * A negative timeout waits forever, zero only polls.  The time left is
  * written back to @data->timeout_ns (0 once it expired).
  *
- * Return: 0 once idle, -ETIME if still busy when the timeout expired,
- * -EIO if the GPU hung on the object's last use, -EINVAL for non-zero
- * flags, -ENOENT for a bad handle, -ERESTARTSYS on a signal.
+ * Return: 0 once idle (also when the GPU hung on the object: the hang
+ * check completed its requests), -ETIME if still busy when the timeout
+ * expired, -EINVAL for non-zero flags, -ENOENT for a bad handle,
+ * -ERESTARTSYS on a signal.
  */
 int i915_gem_wait_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file)
@@ -152,7 +153,9 @@ int i915_gem_wait_ioctl(struct drm_device *dev, void *data,
  * %I915_THROTTLE_MS is still running, which keeps the ring nearly empty.
  * A client with no requests returns at once.
  *
- * Return: 0, -EIO if the GPU hung, or -ERESTARTSYS on a signal.
+ * Return: 0, -EIO if the GPU is wedged when called (upstream's ABI; a
+ * request that failed in a reset the GPU recovered from is waited for
+ * like any other), or -ERESTARTSYS on a signal.
  */
 int i915_gem_throttle_ioctl(struct drm_device *dev, void *data,
 			    struct drm_file *file)
@@ -161,6 +164,9 @@ int i915_gem_throttle_ioctl(struct drm_device *dev, void *data,
 	struct i915_file *fpriv = file->driver_priv;
 	struct i915_request *rq, *target = NULL;
 	long ret;
+
+	if (READ_ONCE(to_i915(dev)->ring.wedged))
+		return -EIO;
 
 	spin_lock(&fpriv->lock);
 	list_for_each_entry(rq, &fpriv->requests, client_link) {
@@ -173,11 +179,9 @@ int i915_gem_throttle_ioctl(struct drm_device *dev, void *data,
 	spin_unlock(&fpriv->lock);
 
 	if (!target)
-		return READ_ONCE(to_i915(dev)->ring.wedged) ? -EIO : 0;
+		return 0;
 
 	ret = dma_fence_wait(&target->fence, true);
-	if (!ret)
-		ret = target->fence.error;
 	i915_request_put(target);
 	return ret;
 }

@@ -27,7 +27,9 @@
  * (i915_gpu_error.c) and resets it (or wedges the device: every
  * outstanding request completes with -EIO).  So a stuck
  * engine is declared hung after 3 checks, and a batch that keeps running
- * without finishing after 30.  The check runs
+ * without finishing after 30, or after 5 once its client has closed its
+ * file (%I915_HANG_SCORE_ORPHAN: a killed client's spinner is reset in
+ * about upstream's heartbeat time, not 30 s).  The check runs
  * only while requests are outstanding: emitting a request arms it, and a
  * check that finds every request complete does not re-arm (no wakeups
  * on an idle GPU).  hangcheck_ms cannot be 0.
@@ -88,14 +90,30 @@ static const struct kernel_param_ops hangcheck_ms_ops = {
 
 module_param_cb(hangcheck_ms, &hangcheck_ms_ops, &i915_hangcheck_ms, 0600);
 MODULE_PARM_DESC(hangcheck_ms,
-		 "Interval of the hang check in ms, at least 1; the GPU is declared hung after 3 intervals stuck on one command, or 30 running without completing a request (default 1000)");
+		 "Interval of the hang check in ms, at least 1; the GPU is declared hung after 3 intervals stuck on one command, or 30 running without completing a request (5 for a closed file's request) (default 1000)");
 
 #define I915_HANG_SCORE_STUCK	10
 #define I915_HANG_SCORE_BUSY	1
+/*
+ * A moving engine whose request's client has closed its file (or was
+ * killed): nobody is left to end a batch that loops, so it is declared
+ * hung after 5 checks, as upstream's heartbeat resets a request that
+ * outlasts two of its 2.5 s pulses.
+ */
+#define I915_HANG_SCORE_ORPHAN	6
 #define I915_HANG_SCORE_HUNG	30
 
-/* How long suspend waits for the GPU to finish before wedging it. */
+/*
+ * How long suspend waits for the GPU to complete a request before it
+ * wedges it, and how long in all while requests keep completing.
+ */
 #define I915_SUSPEND_IDLE_MS	10000
+#define I915_SUSPEND_MAX_MS	60000
+/*
+ * How long the PCI remove waits for it (upstream: 500 ms; the model runs
+ * batches tens of times slower under emulation).
+ */
+#define I915_UNLOAD_IDLE_MS	I915_SUSPEND_IDLE_MS
 
 static struct i915_request *to_request(struct dma_fence *fence)
 {
@@ -469,21 +487,12 @@ static void retire_work_fn(struct work_struct *work)
 	}
 }
 
-/* Tell the objects' future waiters that the GPU never finished them. */
-static void request_mark_objects(struct i915_request *rq, int error)
-{
-	unsigned int i;
-
-	for (i = 0; i < rq->num_objects; i++)
-		WRITE_ONCE(to_i915_obj(rq->objects[i])->gpu_error, error);
-}
-
 /**
  * i915_request_wedge - give up on the GPU
  * @i915: the device
  *
- * Every outstanding request completes with -EIO, and so does any wait on
- * its objects until a new request uses them; new work is refused.  The
+ * Every outstanding request completes with -EIO (its fence's error; waits
+ * on its objects answer 0, as upstream's); new work is refused.  The
  * ring is stopped at its next command boundary (i915_ring_freeze()); a
  * batch that still runs is stopped only by a reset (i915_reset_wedge()).
  * Called when a reset is off or failed, and by suspend; safe in any
@@ -504,7 +513,6 @@ void i915_request_wedge(struct i915_device *i915)
 	list_for_each_entry(rq, &ring->requests, link) {
 		if (dma_fence_is_signaled_locked(&rq->fence))
 			continue;
-		request_mark_objects(rq, -EIO);
 		dma_fence_set_error(&rq->fence, -EIO);
 		dma_fence_signal_locked(&rq->fence);
 	}
@@ -565,6 +573,24 @@ bool i915_request_idle(struct i915_device *i915)
 	return idle;
 }
 
+/* Is the request running now (the oldest not completed) a closed file's? */
+static bool running_orphan(struct i915_ring *ring)
+{
+	struct i915_request *rq;
+	unsigned long flags;
+	bool orphan = false;
+
+	spin_lock_irqsave(&ring->fence_lock, flags);
+	list_for_each_entry(rq, &ring->requests, link) {
+		if (dma_fence_is_signaled_locked(&rq->fence))
+			continue;
+		orphan = !READ_ONCE(rq->file);
+		break;
+	}
+	spin_unlock_irqrestore(&ring->fence_lock, flags);
+	return orphan;
+}
+
 static void hangcheck_work_fn(struct work_struct *work)
 {
 	struct i915_ring *ring = container_of(to_delayed_work(work),
@@ -581,9 +607,12 @@ static void hangcheck_work_fn(struct work_struct *work)
 	} else if (idle || seqno != ring->hang_seqno) {
 		ring->hang_score = 0;
 	} else {
-		ring->hang_score += acthd == ring->hang_acthd ?
-				    I915_HANG_SCORE_STUCK :
-				    I915_HANG_SCORE_BUSY;
+		if (acthd == ring->hang_acthd)
+			ring->hang_score += I915_HANG_SCORE_STUCK;
+		else if (running_orphan(ring))
+			ring->hang_score += I915_HANG_SCORE_ORPHAN;
+		else
+			ring->hang_score += I915_HANG_SCORE_BUSY;
 		if (ring->hang_score >= I915_HANG_SCORE_HUNG)
 			i915_reset_handle(i915);
 	}
@@ -774,23 +803,54 @@ int i915_request_init(struct i915_device *i915)
 	return 0;
 }
 
+/*
+ * Wait uninterruptibly, up to @timeout_ms in all, for every outstanding
+ * request, retiring the completed ones.  Return: true if the GPU is idle.
+ */
+static bool wait_idle_timeout(struct i915_device *i915,
+			      unsigned int timeout_ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(timeout_ms);
+	struct i915_ring *ring = &i915->ring;
+	struct i915_request *rq;
+	long left, done;
+
+	while ((rq = ring_last_request(ring))) {
+		left = time_after(end, jiffies) ? end - jiffies : 0;
+		done = dma_fence_wait_timeout(&rq->fence, false, left);
+		i915_request_put(rq);
+		flush_work(&ring->retire_work);
+		if (!done)
+			return false;
+	}
+	return true;
+}
+
 /**
- * i915_request_quiesce - wait for the GPU to finish everything queued
- * @i915: the device
+ * i915_request_quiesce - let the GPU finish what is queued, or give up
+ * @i915: the device, unplugged (no new work comes)
  *
- * Waits uninterruptibly, bounded by the hang check, for outstanding
- * requests and retires them.
+ * For the PCI remove (unbind, unplug, rmmod): waits uninterruptibly for
+ * outstanding requests, up to %I915_UNLOAD_IDLE_MS in all, as upstream
+ * waits a bounded time for idle before it unloads.  A GPU still busy
+ * then (a queue of long batches left by killed clients, a batch that
+ * never ends) is wedged with a reset (i915_reset_wedge()): its requests
+ * complete with -EIO and the engine stops touching memory that is about
+ * to be freed.  Unload never waits on the GPU for longer than that.
+ * Every request is retired on return.
  */
 void i915_request_quiesce(struct i915_device *i915)
 {
-	struct i915_ring *ring = &i915->ring;
-	struct i915_request *rq;
-
-	while ((rq = ring_last_request(ring))) {
-		dma_fence_wait(&rq->fence, false);
-		i915_request_put(rq);
-		flush_work(&ring->retire_work);
-	}
+	if (wait_idle_timeout(i915, I915_UNLOAD_IDLE_MS))
+		return;
+	drm_notice(&i915->drm, "GPU still busy %u ms into the unbind\n",
+		   I915_UNLOAD_IDLE_MS);
+	mutex_lock(&i915->reset_lock);
+	if (!READ_ONCE(i915->ring.wedged))
+		i915_reset_wedge(i915);
+	mutex_unlock(&i915->reset_lock);
+	/* Every fence has signalled: this only retires. */
+	wait_idle_timeout(i915, I915_UNLOAD_IDLE_MS);
 }
 
 /**
@@ -800,29 +860,33 @@ void i915_request_quiesce(struct i915_device *i915)
  * From now on emission is refused with -EAGAIN (i915_ring_begin()): user
  * tasks are frozen before devices suspend, so only a task the freezer
  * left alone can get there, and libdrm retries -EAGAIN.  Then every
- * outstanding request is waited for, up to %I915_SUSPEND_IDLE_MS in
- * all, uninterruptibly: the GPU runs on while devices suspend.  A GPU
- * that has not finished by then is wedged (its requests complete with
- * -EIO) rather than suspended with work on it, as upstream does.
- * Completed requests are retired and the hang check stops.
+ * outstanding request is waited for, uninterruptibly (the GPU runs on
+ * while devices suspend), for as long as requests keep completing: up
+ * to %I915_SUSPEND_IDLE_MS at a time, %I915_SUSPEND_MAX_MS in all
+ * (upstream waits 0.5 s; under emulation the model takes seconds over a
+ * queue that silicon runs in milliseconds).  A GPU that has not finished
+ * by then is wedged (its requests complete with -EIO) rather than
+ * suspended with work on it, as upstream does; a batch that loops is
+ * reset by the hang check meanwhile.  Completed requests are retired
+ * and the hang check stops.
  */
 void i915_request_suspend(struct i915_device *i915)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(I915_SUSPEND_IDLE_MS);
+	unsigned long end = jiffies + msecs_to_jiffies(I915_SUSPEND_MAX_MS);
 	struct i915_ring *ring = &i915->ring;
-	struct i915_request *rq;
-	long left;
+	u32 seqno = hws_seqno(ring);
 
 	mutex_lock(&ring->lock);
 	ring->suspended = true;
 	mutex_unlock(&ring->lock);
 
-	while ((rq = ring_last_request(ring))) {
-		left = time_after(end, jiffies) ? end - jiffies : 0;
-		if (!dma_fence_wait_timeout(&rq->fence, false, left))
-			i915_request_wedge(i915);
-		i915_request_put(rq);
-		flush_work(&ring->retire_work);
+	while (!wait_idle_timeout(i915, I915_SUSPEND_IDLE_MS)) {
+		/* a request completed meanwhile: the GPU is getting there */
+		if (hws_seqno(ring) != seqno && time_before(jiffies, end)) {
+			seqno = hws_seqno(ring);
+			continue;
+		}
+		i915_request_wedge(i915);
 	}
 	cancel_delayed_work_sync(&ring->hangcheck_work);
 	flush_work(&ring->retire_work);

@@ -8,7 +8,8 @@
  * counted) hands the device to i915_reset_handle(), always from the hang-check
  * worker: a hang is declared when the breadcrumb has not moved for 3
  * checks with ACTHD stuck, or for 30 with ACTHD moving (a batch running
- * past its bound), or at once on an error interrupt.
+ * past its bound; 5 when its client has closed its file), or at once on
+ * an error interrupt.
  *
  * With the module parameter reset (default 1, writable at run time) set,
  * the GPU is reset through GDRST in its PCI config space with upstream's
@@ -21,7 +22,8 @@
  *
  *  - the guilty request is the one whose batch ACTHD was in when the hang
  *    was declared, else the oldest one still running; it completes with
- *    -EIO (so do waits on its objects, until a new request uses them);
+ *    -EIO: its fence's error (a sync_file's status); waits on its
+ *    objects answer 0, as upstream's;
  *  - interrupts are programmed again and the ring is restarted at the
  *    guilty request's breadcrumb: every request queued behind it runs
  *    from the ring exactly as it was emitted, so innocent clients lose
@@ -305,13 +307,9 @@ static void cancel_guilty(struct i915_device *i915, struct i915_request *rq)
 {
 	struct i915_ring *ring = &i915->ring;
 	unsigned long flags;
-	unsigned int i;
 
 	spin_lock_irqsave(&ring->fence_lock, flags);
 	if (!dma_fence_is_signaled_locked(&rq->fence)) {
-		for (i = 0; i < rq->num_objects; i++)
-			WRITE_ONCE(to_i915_obj(rq->objects[i])->gpu_error,
-				   -EIO);
 		dma_fence_set_error(&rq->fence, -EIO);
 		dma_fence_signal_locked(&rq->fence);
 	}

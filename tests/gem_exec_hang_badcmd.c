@@ -4,8 +4,9 @@
  *
  * The command streamer stops with an error (the model sets its error
  * registers and raises the error interrupt, as hardware would), and the
- * driver resets the GPU at once: the waiter gets EIO within seconds, so
- * does PREAD of the batch; what ran before the bad command landed,
+ * driver resets the GPU at once: the waiter's WAIT returns within seconds
+ * with 0, as upstream's, and so do SET_DOMAIN and PREAD; the request's
+ * sync_file (FENCE_OUT) says EIO; what ran before the bad command landed,
  * nothing after it did; the device is not wedged (debugfs i915_wedged
  * reads 0) and the same client's next batch runs.  With reset=0 the
  * device is wedged instead (reset0_wedges), new execbuffers and THROTTLE
@@ -48,7 +49,7 @@ static void emit_pixel(struct batch *b, struct bo *target, int index,
 	emit_xy_fill(b, &s, index, 0, 1, 1, value);
 }
 
-/* the bad command hangs the GPU: EIO for its waiters */
+/* the bad command hangs the GPU: its fence says EIO, its waiters get 0 */
 static void bad_command_hangs(int fd, bool wedges)
 {
 	struct batch *b;
@@ -57,7 +58,7 @@ static void bad_command_hangs(int fd, bool wedges)
 	uint32_t *map, dw;
 	double t0, took;
 	long long errors;
-	int ret;
+	int ret, fence;
 
 	gem_require_unwedged(fd, HANGCHECK_MS);
 	gem_set_reset(!wedges);
@@ -70,28 +71,30 @@ static void bad_command_hangs(int fd, bool wedges)
 	emit_pixel(b, &target, 1, 0xbad);
 	errors = sim_cs_value("errors");
 	t0 = igt_now();
-	batch_submit(b);
+	fence = batch_submit_fence(b);
 	ret = __gem_wait(fd, target.handle, &forever);
 	took = igt_now() - t0;
 	igt_info("WAIT returned %s after %.2f s", igt_errname(ret), took);
-	igt_assert_err(ret, -EIO);
+	igt_assert_ok(ret);
+	/* the GPU hung on it: the fence's error */
+	igt_assert_err(sync_file_status(fence), -EIO);
+	close(fence);
 	/* an error interrupt: no need to wait for 3 hang checks */
 	igt_assert(took < 3 * HANGCHECK_MS / 1000.0 + 2);
 	/* the model halted on it (the reset cleared its error registers) */
 	igt_assert_eq(sim_cs_value("errors"), errors + 1);
 
 	/* what ran before the bad command ran; nothing after it */
-	igt_assert_err(__gem_set_domain(fd, target.handle,
-					I915_GEM_DOMAIN_CPU, 0), -EIO);
+	igt_assert_ok(__gem_set_domain(fd, target.handle,
+				       I915_GEM_DOMAIN_CPU, 0));
 	igt_assert_eq(gem_busy(fd, target.handle), 0);
-	/* (read through a CPU map: a wait on the hung request may say EIO) */
 	map = gem_mmap__cpu(fd, target.handle, 0, PAGE_SZ);
 	igt_assert_eq_u64(map[1], 0);
 	igt_assert_eq_u64(map[0], 0x600d);
 	munmap(map, PAGE_SZ);
 
-	/* PREAD waits for the hung batch: EIO */
-	igt_assert_err(__gem_read(fd, b->bo.handle, 0, &dw, 4), -EIO);
+	/* PREAD waits for the hung batch: 0, as upstream */
+	igt_assert_ok(__gem_read(fd, b->bo.handle, 0, &dw, 4));
 	igt_assert_eq(gem_wedged_debugfs(fd), wedges);
 	igt_assert_eq(gem_is_wedged(fd), wedges);
 	batch_free(b);
@@ -102,7 +105,7 @@ static void bad_command_hangs(int fd, bool wedges)
 		igt_assert_err(__batch_submit(b, 0), -EIO);
 		igt_assert_err(__gem_throttle(fd), -EIO);
 	} else {
-		/* the next batch runs; the hung one's error is forgotten */
+		/* the next batch runs */
 		batch_submit(b);
 		gem_sync(fd, target.handle);
 		gem_read(fd, target.handle, 8, &dw, 4);
@@ -134,144 +137,6 @@ static void subtest_recover(void)
 	gem_recover_wedged("reset0_wedges");
 }
 
-/* An ioctl blocked this long is waiting for ring space, not working. */
-#define RING_FULL_MS	2000
-/*
- * A v1 exec emits a batch start per cliprect: 1024 of them take most of
- * the ring.  Execs of 1024, 512, ... 1 cliprects fill it in a few dozen
- * execs however slow the machine (a thousand small execs would take
- * minutes under TCG on a loaded host, longer than the slow batch in
- * front of them lasts).
- */
-#define FILL_RECTS	1024
-/* A slow batch of 1000 commands of SLOW_CMD_US each: 100 s. */
-#define SLOW_CMD_US	100000
-
-static void on_alarm(int sig)
-{
-}
-
-/* ioctl @req once, interrupted by SIGALRM if it blocks for @ms */
-static int ioctl_interruptible(int fd, unsigned long req, void *arg,
-			       unsigned int ms)
-{
-	struct itimerval it = { .it_value = { ms / 1000, ms % 1000 * 1000 } };
-	struct itimerval off = { };
-	int ret;
-
-	setitimer(ITIMER_REAL, &it, NULL);
-	ret = ioctl(fd, req, arg) ? -errno : 0;
-	setitimer(ITIMER_REAL, &off, NULL);
-	return ret;
-}
-
-/* A v1 exec of the empty batch @bbe with @nrects cliprects. */
-static int exec1_fill_interruptible(int fd, uint32_t bbe, unsigned int nrects)
-{
-	static struct drm_clip_rect rects[FILL_RECTS];
-	struct drm_i915_gem_exec_object obj = { .handle = bbe };
-	struct drm_i915_gem_execbuffer eb = {
-		.buffers_ptr = to_user_pointer(&obj),
-		.buffer_count = 1,
-		.batch_len = 8,
-		.num_cliprects = nrects,
-		.cliprects_ptr = to_user_pointer(rects),
-	};
-	unsigned int i;
-
-	for (i = 0; i < nrects; i++)
-		rects[i] = (struct drm_clip_rect){ 0, 0, 1, 1 };
-	return ioctl_interruptible(fd, DRM_IOCTL_I915_GEM_EXECBUFFER, &eb,
-				   RING_FULL_MS);
-}
-
-/*
- * The -EIO a hang left on an object stays until a batch using the object
- * is queued: an execbuffer that fails late (here: interrupted while
- * waiting for ring space, after its domains were computed) does not
- * erase it.
- */
-static void subtest_error_survives_failed_exec(void)
-{
-	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
-	struct drm_i915_gem_exec_object2 obj[2] = { };
-	struct drm_i915_gem_execbuffer2 eb = { };
-	int fd = drm_open_driver();
-	int64_t forever = -1, poll = 0;
-	struct batch *b;
-	struct bo target;
-	unsigned int i, n, rects;
-	uint32_t bbe;
-	int ret;
-
-	gem_require_unwedged(fd, HANGCHECK_MS);
-	igt_assert_eq(sigaction(SIGALRM, &sa, NULL), 0);
-	b = batch_new(fd);
-	bo_init(&target, fd, PAGE_SZ);
-	emit_pixel(b, &target, 0, 0x600d);
-	batch_emit(b, BAD_HEADER);
-	batch_emit(b, MI_NOOP);
-	batch_submit(b);
-	igt_assert_err(__gem_wait(fd, target.handle, &forever), -EIO);
-	igt_assert_eq(gem_wedged_debugfs(fd), 0);
-	igt_assert_err(__gem_wait(fd, target.handle, &poll), -EIO);
-
-	/*
-	 * A slow batch, hang checks far enough apart that it is not taken
-	 * for a hang (30 busy checks: 300 s), then execs that fill the ring
-	 * behind it until one blocks.
-	 */
-	batch_free(b);	/* its object has the error too */
-	b = batch_new(fd);
-	gem_set_hangcheck_ms(10000);
-	sim_set_cmd_delay(SLOW_CMD_US);
-	for (i = 0; i < 1000; i++)
-		batch_emit(b, MI_NOOP);
-	batch_submit(b);
-	bbe = bbe_create(fd, 0);
-	n = 0;
-	for (rects = FILL_RECTS; rects; rects /= 2) {
-		while (!(ret = exec1_fill_interruptible(fd, bbe, rects)))
-			n++;
-		igt_assert_err(ret, -EINTR);
-	}
-	obj[0].handle = bbe;
-	eb.buffers_ptr = to_user_pointer(obj);
-	eb.buffer_count = 1;
-	for (i = 0; i < 64; i++) {
-		ret = ioctl_interruptible(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2,
-					  &eb, RING_FULL_MS);
-		if (ret == -EINTR)
-			break;
-		igt_assert_ok(ret);
-	}
-	igt_info("the ring was full after %u v1 execs and %u small ones",
-		 n, i);
-	igt_assert_lt(i, 64);
-
-	/* the target's exec fails late, for want of ring space */
-	obj[0].handle = target.handle;
-	obj[0].flags = EXEC_OBJECT_WRITE;
-	obj[1].handle = bbe;
-	eb.buffer_count = 2;
-	igt_assert_err(ioctl_interruptible(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2,
-					   &eb, RING_FULL_MS), -EINTR);
-	ret = __gem_wait(fd, target.handle, &poll);
-	igt_assert_f(ret == -EIO,
-		     "WAIT on the hung object after a failed exec: %s, expected EIO",
-		     igt_errname(ret));
-
-	/* once a batch using it is queued, the error is gone */
-	sim_set_cmd_delay(0);
-	gem_sync(fd, b->bo.handle);
-	gem_execbuf(fd, &eb);
-	igt_assert_ok(__gem_wait(fd, target.handle, &forever));
-	gem_close(fd, bbe);
-	batch_free(b);
-	bo_fini(&target, fd);
-	close(fd);
-}
-
 /* the driver's count of error interrupts (debugfs i915_interrupt_info) */
 static long long error_interrupts(int fd)
 {
@@ -290,8 +155,8 @@ static long long error_interrupts(int fd)
 
 /*
  * Run @cmd (@n dwords) between two markers in a batch (secure if
- * @secure) and expect an instruction error there: the batch ends with
- * EIO (the driver resets the GPU), the error state's IPEHR holds the
+ * @secure) and expect an instruction error there: the batch's fence ends
+ * with EIO (the driver resets the GPU; its WAIT answers 0), the error state's IPEHR holds the
  * header and its ACTHD the command's address, the marker before it landed and the
  * one after it did not, and the device is not wedged.
  */
@@ -303,6 +168,7 @@ static void expect_instruction_error(int fd, const uint32_t *cmd,
 	long long irqs = error_interrupts(fd);
 	long long errors = sim_cs_value("errors");
 	int64_t forever = -1;
+	uint64_t rsvd2 = 0;
 	struct bo target;
 	uint32_t at, ipehr, acthd, *map;
 	unsigned int i;
@@ -314,8 +180,12 @@ static void expect_instruction_error(int fd, const uint32_t *cmd,
 		batch_emit(b, cmd[i]);
 	emit_store_dword(b, &target, 4, MARK_B);
 	gem_error_state_clear(fd);
-	igt_assert_ok(__batch_submit(b, secure ? I915_EXEC_SECURE : 0));
-	igt_assert_err(__gem_wait(fd, target.handle, &forever), -EIO);
+	igt_assert_ok(__batch_submit_wr(b, I915_EXEC_FENCE_OUT |
+					(secure ? I915_EXEC_SECURE : 0),
+					&rsvd2));
+	igt_assert_ok(__gem_wait(fd, target.handle, &forever));
+	igt_assert_err(sync_file_status(rsvd2 >> 32), -EIO);
+	close(rsvd2 >> 32);
 
 	/* the reset cleared the engine's registers: the error state has them */
 	ipehr = gem_error_state_reg(fd, "IPEHR");
@@ -501,7 +371,6 @@ static const struct igt_subtest tests[] = {
 	SUBTEST_T(unknown_command, 60),
 	SUBTEST_T(reset0_wedges, 60),
 	SUBTEST(recover),
-	SUBTEST_T(error_survives_failed_exec, 90),
 	SUBTEST_T(unknown_mi_opcodes, 300),
 	SUBTEST_T(bad_mi_lengths, 120),
 	SUBTEST_T(privileged_g4x, 60),

@@ -8,7 +8,8 @@
  *
  *  - loop_resets (reset=1, the default): the GPU is reset; every waiter
  *    of the hung batch (WAIT, SET_DOMAIN, PREAD, another process blocked
- *    in WAIT) gets EIO within seconds, the engine no longer loops (its
+ *    in WAIT) returns 0 within seconds, as upstream's, while the batch's
+ *    sync_file (FENCE_OUT) says EIO; the engine no longer loops (its
  *    command count stays put: STOP_RING alone let a command through now
  *    and then), the device is not wedged and the same client's next
  *    blit lands;
@@ -16,7 +17,12 @@
  *    i915_wedged reads 1), the engine stopped all the same;
  *    wedged_refuses_work: new execbuffers and THROTTLE get EIO, and
  *    everything that does not need the GPU still works; recover: reset=1
- *    and a write of debugfs i915_wedged bring it back.
+ *    and a write of debugfs i915_wedged bring it back;
+ *  - dead_client_resets: the loop of a client that closed its file (as a
+ *    killed igt's spinner: 960 MI_NOOPs then a jump back, so the engine
+ *    always moves) is reset within 15 hang checks, about
+ *    upstream's heartbeat time, not after the 30 a live client's long
+ *    batch has; another client's store queued behind it then lands.
  */
 #include <unistd.h>
 
@@ -52,7 +58,7 @@ static int waiter(void *arg)
 	igt_info("the other process's WAIT: %s", igt_errname(ret));
 	gem_close(fd, handle);
 	close(fd);
-	return ret == -EIO ? 0 : 1;
+	return ret == 0 ? 0 : 1;
 }
 
 /*
@@ -116,7 +122,7 @@ static void subtest_long_batch_lives(void)
 /* Samples of the command count 200 ms apart before it must be at rest. */
 #define SETTLE_TRIES	10
 
-/* the looping batch: WAIT (here and in another process) says EIO */
+/* the looping batch: WAIT (here and in another process) ends, its fence EIO */
 static void loop_hangs(int fd, bool wedges)
 {
 	struct batch *b;
@@ -126,7 +132,7 @@ static void loop_hangs(int fd, bool wedges)
 	double t0, took;
 	uint32_t dw;
 	pid_t other;
-	int ret, i;
+	int ret, i, fence;
 
 	gem_require_unwedged(fd, HANGCHECK_MS);
 	gem_set_reset(!wedges);
@@ -134,7 +140,7 @@ static void loop_hangs(int fd, bool wedges)
 	b = emit_loop(fd, &target);
 	t0 = igt_now();
 	/* the batch relocates against itself: it is in the list, last */
-	batch_submit(b);
+	fence = batch_submit_fence(b);
 	igt_assert_neq(gem_busy(fd, target.handle), 0);
 	other = igt_fork(waiter, (void *)(uintptr_t)gem_flink(fd,
 							     target.handle));
@@ -142,16 +148,19 @@ static void loop_hangs(int fd, bool wedges)
 	ret = __gem_wait(fd, target.handle, &forever);
 	took = igt_now() - t0;
 	igt_info("WAIT returned %s after %.2f s", igt_errname(ret), took);
-	igt_assert_err(ret, -EIO);
+	igt_assert_ok(ret);
 	igt_assert(took < LIMIT_S);
+	/* the hang check ended it, not the GPU */
+	igt_assert_err(sync_file_status(fence), -EIO);
+	close(fence);
 	igt_assert_eq(igt_wait(other), 0);
 
-	igt_assert_err(__gem_set_domain(fd, target.handle,
-					I915_GEM_DOMAIN_CPU, 0), -EIO);
+	igt_assert_ok(__gem_set_domain(fd, target.handle,
+				       I915_GEM_DOMAIN_CPU, 0));
 	/* the hung request is over: nothing is busy any more */
 	igt_assert_eq(gem_busy(fd, target.handle), 0);
 	igt_assert_eq(gem_busy(fd, b->bo.handle), 0);
-	igt_assert_err(__gem_read(fd, b->bo.handle, 0, &dw, 4), -EIO);
+	igt_assert_ok(__gem_read(fd, b->bo.handle, 0, &dw, 4));
 	igt_assert_eq(gem_wedged_debugfs(fd), wedges);
 
 	/*
@@ -254,12 +263,56 @@ static void subtest_recover(void)
 	gem_recover_wedged("reset0_wedges");
 }
 
+#define DEAD_LOOP_NOOPS	960	/* igt's spinner pads its loop so */
+#define DEAD_CHECKS_MAX	15
+
+static void subtest_dead_client_resets(void)
+{
+	int fd = drm_open_driver();
+	int dead = drm_open_driver();
+	struct batch *b, *s;
+	long long c0, checks;
+	unsigned int i;
+	struct bo t;
+	uint32_t got;
+
+	gem_require_unwedged(fd, HANGCHECK_MS);
+	gem_set_reset(1);
+	b = batch_new(dead);
+	for (i = 0; i < DEAD_LOOP_NOOPS; i++)
+		batch_emit(b, MI_NOOP);
+	emit_batch_start(b, &b->bo, 0);
+	batch_submit(b);
+	c0 = gem_hang_checks(fd);
+	/* killed: its loop runs on, and nobody will ever end it */
+	close(dead);
+	free(b);	/* its object went with the file */
+
+	bo_init(&t, fd, PAGE_SZ);
+	s = batch_new(fd);
+	emit_store_dword(s, &t, 0, 0x600d);
+	batch_submit(s);
+	gem_sync(fd, t.handle);
+	checks = gem_hang_checks(fd) - c0;
+	igt_info("the dead client's loop was reset after %lld hang checks",
+		 checks);
+	gem_read(fd, t.handle, 0, &got, sizeof(got));
+	igt_assert_eq_u64(got, 0x600d);
+	igt_assert_f(checks <= DEAD_CHECKS_MAX,
+		     "%lld hang checks for a dead client's loop", checks);
+	igt_assert(!gem_is_wedged(fd));
+	batch_free(s);
+	bo_fini(&t, fd);
+	close(fd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST_T(long_batch_lives, 60),
 	SUBTEST_T(loop_resets, 60),
 	SUBTEST_T(reset0_wedges, 60),
 	SUBTEST(wedged_refuses_work),
 	SUBTEST(recover),
+	SUBTEST_T(dead_client_resets, 60),
 };
 
 igt_main(tests)

@@ -9,8 +9,9 @@
  *    ten hangs in a row (it is banned after its third within 120 s, as
  *    upstream bans a context: its later execbuffers get EIO while the
  *    others go on), then ten more hangs, each by a new client.  The
- *    hanger's WAIT says EIO, GET_RESET_STATS counts its hangs
- *    (batch_active) and nobody else's; every innocent blit lands (and
+ *    hanger's WAIT returns 0 and its sync_file says EIO, GET_RESET_STATS
+ *    counts its hangs (batch_active) and nobody else's; every innocent
+ *    blit lands (and
  *    some innocent waited behind a hang: its requests were replayed);
  *    nothing but the driver acts (no debugfs write, no reload); after
  *    each hang the device takes new work within 3 hang-check periods +
@@ -195,7 +196,8 @@ static struct batch *bad_batch(int fd, struct bo *target)
 
 /*
  * Submit @b (or assert it is refused with EIO when @banned); its WAIT
- * must say EIO within @limit s, and new work must run soon after.
+ * must return 0 (upstream's answer after a reset) within @limit s with
+ * its sync_file saying EIO, and new work must run soon after.
  * Returns 0 if it hung, -EIO if it was refused.
  */
 static int hang(int fd, struct batch *b, struct bo *target, double limit,
@@ -203,15 +205,20 @@ static int hang(int fd, struct batch *b, struct bo *target, double limit,
 {
 	int64_t forever = -1;
 	double t0 = igt_now(), took, recover;
+	uint64_t rsvd2 = 0;
 	int ret;
 
-	ret = __batch_submit(b, 0);
+	ret = __batch_submit_wr(b, I915_EXEC_FENCE_OUT, &rsvd2);
 	if (ret == -EIO)
 		return ret;
 	igt_assert_f(ret == 0, "%s: exec: %s", what, igt_errname(ret));
 	ret = __gem_wait(fd, target->handle, &forever);
 	took = igt_now() - t0;
-	igt_assert_f(ret == -EIO, "%s: WAIT says %s, expected EIO", what,
+	igt_assert_f(ret == 0, "%s: WAIT says %s, expected 0", what,
+		     igt_errname(ret));
+	ret = sync_file_status(rsvd2 >> 32);
+	close(rsvd2 >> 32);
+	igt_assert_f(ret == -EIO, "%s: the fence says %s, expected EIO", what,
 		     igt_errname(ret));
 	igt_assert_f(took < limit, "%s: EIO only after %.2f s", what, took);
 	recover = new_work_takes();

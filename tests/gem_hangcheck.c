@@ -21,20 +21,6 @@
 
 #define PARAM	"/sys/module/i915/parameters/hangcheck_ms"
 
-static long long hang_checks(int fd)
-{
-	char buf[4096];
-	long long v;
-	int ret;
-
-	ret = igt_debugfs_read(fd, "i915_requests", buf, sizeof(buf));
-	igt_assert_f(ret >= 0, "debugfs i915_requests: %s",
-		     igt_errname(ret));
-	igt_assert_f(igt_key_value(buf, "hang checks", &v) == 0,
-		     "no \"hang checks:\" line in i915_requests");
-	return v;
-}
-
 static void subtest_idle(void)
 {
 	int fd = drm_open_driver();
@@ -59,9 +45,9 @@ static void subtest_idle(void)
 	 * default) runs once more and finds the GPU idle.
 	 */
 	usleep(1200 * 1000);
-	c0 = hang_checks(fd);
+	c0 = gem_hang_checks(fd);
 	usleep(600 * 1000);
-	c1 = hang_checks(fd);
+	c1 = gem_hang_checks(fd);
 	igt_info("hang checks while idle for 600 ms (20 ms interval): %lld",
 		 c1 - c0);
 	igt_assert_eq(c1 - c0, 0);
@@ -85,7 +71,7 @@ static void subtest_busy(void)
 	bo_init(&target, fd, PAGE_SZ);
 	gem_quiescent_gpu(fd);
 	usleep(1200 * 1000);	/* as in idle */
-	c0 = hang_checks(fd);
+	c0 = gem_hang_checks(fd);
 
 	/* about 18 commands of 30 ms: the engine moves between checks */
 	s = (struct surf){ &target, 256, 4, 64, 16 };
@@ -96,7 +82,7 @@ static void subtest_busy(void)
 	batch_submit_sync(b);
 	took = igt_now() - t0;
 	sim_set_cmd_delay(0);
-	c1 = hang_checks(fd);
+	c1 = gem_hang_checks(fd);
 	igt_info("hang checks during a %d-fill batch of %.2f s: %lld", i,
 		 took, c1 - c0);
 	igt_assert(c1 - c0 >= 2);
@@ -106,9 +92,9 @@ static void subtest_busy(void)
 
 	/* at most one more check, which finds the GPU idle */
 	usleep(300 * 1000);
-	c2 = hang_checks(fd);
+	c2 = gem_hang_checks(fd);
 	usleep(600 * 1000);
-	c3 = hang_checks(fd);
+	c3 = gem_hang_checks(fd);
 	igt_assert_eq(c3 - c2, 0);
 	bo_fini(&target, fd);
 	batch_free(b);

@@ -19,8 +19,15 @@
  *    driver pointed the whole GTT at scratch when it suspended;
  *  - s3_hung: a batch that loops for ever is running when "mem" is
  *    written: suspend waits for it until the hang check resets the GPU
- *    (100 ms checks), so the cycle ends, the waiter gets EIO and the
+ *    (100 ms checks), so the cycle ends, the waiter gets 0 (the fence,
+ *    FENCE_OUT's sync_file, says EIO) and the
  *    device comes back working (not wedged: a blit lands);
+ *  - s3_long_queue: "mem" at level "devices" with 18 s of batches
+ *    queued, each finishing within 6 s of the last: suspend waits while
+ *    requests keep completing (10 s without one, or 60 s in all, would
+ *    wedge), so every batch's store lands and none reads EIO, where a
+ *    flat 10 s wait wedged (igt's gem_exec_suspend@basic-S3-devices
+ *    queues 1024 batches, seconds of work under emulation);
  *  - hibernate: "disk" at level "platform": freeze, freeze_late,
  *    freeze_noirq, thaw; Gen3/Gen4 stay in D0 there.  Only with
  *    gem_suspend.hibernate=1 on the kernel command line (scripts/vm/run.sh
@@ -317,7 +324,7 @@ static void subtest_s3_hung(void)
 	struct bo target;
 	struct surf s;
 	struct ref r;
-	int fd;
+	int fd, fence;
 
 	require_sleep("mem");
 	fd = drm_open_driver();
@@ -327,15 +334,17 @@ static void subtest_s3_hung(void)
 	s = (struct surf){ &target, 256, 4, 64, 16 };
 	emit_xy_fill(b, &s, 0, 0, 64, 16, 0x1eaf);
 	emit_batch_start(b, &b->bo, 0);
-	batch_submit(b);
+	fence = batch_submit_fence(b);
 	igt_assert_neq(gem_busy(fd, target.handle), 0);
 
 	sleep_cycle("mem", "platform");
-	igt_assert_err(__gem_wait(fd, target.handle, &forever), -EIO);
+	igt_assert_ok(__gem_wait(fd, target.handle, &forever));
+	igt_assert_err(sync_file_status(fence), -EIO);
+	close(fence);
 	/* the hang check reset the GPU: nothing is wedged */
 	igt_assert_eq(gem_wedged_debugfs(fd), 0);
 	ref_init(&r, &s, target.size);
-	batch_free(b);	/* the hung batch's object keeps its EIO */
+	batch_free(b);
 	b = batch_new(fd);
 	emit_xy_fill(b, &s, 0, 0, 64, 16, 0x600d);
 	ref_fill(&r, 0, 0, 64, 16, 0x600d);
@@ -345,6 +354,44 @@ static void subtest_s3_hung(void)
 
 	batch_free(b);
 	bo_fini(&target, fd);
+	close(fd);
+}
+
+#define LONG_BATCHES	3
+#define LONG_NOOPS	300	/* at DELAY_US a command: 6 s a batch */
+
+static void subtest_s3_long_queue(void)
+{
+	struct batch *b[LONG_BATCHES];
+	unsigned int i, n;
+	struct bo t;
+	uint32_t got;
+	int fd;
+
+	require_sleep("mem");
+	fd = drm_open_driver();
+	gem_require_unwedged(fd, 1000);
+	bo_init(&t, fd, PAGE_SZ);
+	sim_set_cmd_delay(DELAY_US);
+	for (i = 0; i < LONG_BATCHES; i++) {
+		b[i] = batch_new(fd);
+		for (n = 0; n < LONG_NOOPS; n++)
+			batch_emit(b[i], MI_NOOP);
+		emit_store_dword(b[i], &t, 4 * i, 0x5eed0000 + i);
+		batch_submit(b[i]);
+	}
+	igt_assert_neq(gem_busy(fd, t.handle), 0);
+
+	sleep_cycle("mem", "devices");
+	sim_set_cmd_delay(0);
+	for (i = 0; i < LONG_BATCHES; i++) {
+		igt_assert_ok(__gem_read(fd, t.handle, 4 * i, &got,
+					 sizeof(got)));
+		igt_assert_eq_u64(got, 0x5eed0000 + i);
+		batch_free(b[i]);
+	}
+	igt_assert_eq(gem_wedged_debugfs(fd), 0);
+	bo_fini(&t, fd);
 	close(fd);
 }
 
@@ -379,6 +426,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST_T(s3_devices, 120),
 	SUBTEST_T(s3_twice, 180),
 	SUBTEST_T(s3_hung, 120),
+	SUBTEST_T(s3_long_queue, 120),
 	SUBTEST_T(hibernate, 180),
 };
 

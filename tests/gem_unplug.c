@@ -13,11 +13,17 @@
  *  - clients: the same while the clients hold a primary and a render
  *    fd, objects with contents, a CPU mmap, a FENCE_OUT sync_file, a
  *    running slow batch and a child blocked in GEM_WAIT on its target:
- *    rmmod i915_sim succeeds, the waiter returns 0, -EIO or -ENODEV,
+ *    rmmod i915_sim succeeds, the waiter returns 0 or -ENODEV (never
+ *    -EIO: a wait on work the unplug's wedge ended is over, as upstream),
  *    the sync_file is signalled, the mmap still reads back what was
  *    written, ioctls answer -ENODEV, and once everything is closed
  *    rmmod i915 succeeds: the driver kept no reference on the model, and
  *    the model none on the driver.
+ *  - queued: a client queues a minute of slow batches and closes its file
+ *    (as a killed one does); the unplug waits for them only a bounded
+ *    time (i915_request_quiesce(): 10 s), then wedges the GPU with a
+ *    reset, instead of waiting for the whole queue as it did: rmmod
+ *    i915_sim returns within 25 s.
  *  - rescan: the GPU's PCI function alone removed through sysfs, then
  *    found again by /sys/bus/pci/rescan: the driver binds it as the
  *    model's again (not as real silicon: intel-gtt would fail to enable
@@ -196,7 +202,7 @@ static int waiter(void *arg)
 	int64_t timeout = -1;
 	int ret = __gem_wait(fd, handle, &timeout);
 
-	if (ret && ret != -EIO && ret != -ENODEV) {
+	if (ret && ret != -ENODEV) {
 		fprintf(stderr, "  WAIT across the unplug: %s\n",
 			strerror(-ret));
 		return 1;
@@ -273,6 +279,48 @@ static void subtest_clients(void)
 	check_store();
 }
 
+#define QUEUED_DELAY_US	20000	/* per command: each batch runs 15 s */
+#define QUEUED_NOOPS	750
+#define QUEUED_BATCHES	4
+#define QUEUED_MAX_S	25
+
+static void subtest_queued(void)
+{
+	struct batch *b[QUEUED_BATCHES];
+	char slot[64];
+	struct bo t;
+	unsigned int i, n;
+	double t0;
+	int fd;
+
+	require_model();
+	fd = drm_open_driver();
+	device_slot(fd, slot, sizeof(slot));
+	sim_set_cmd_delay(QUEUED_DELAY_US);
+	bo_init(&t, fd, PAGE_SZ);
+	for (i = 0; i < QUEUED_BATCHES; i++) {
+		b[i] = batch_new(fd);
+		for (n = 0; n < QUEUED_NOOPS; n++)
+			batch_emit(b[i], MI_NOOP);
+		emit_store_dword(b[i], &t, 4 * i, 0xdeadbeef);
+		batch_submit(b[i]);
+	}
+	igt_assert(gem_busy(fd, t.handle));
+	/* a killed client: its objects live on in its requests */
+	close(fd);
+	for (i = 0; i < QUEUED_BATCHES; i++)
+		free(b[i]);	/* their objects went with fd */
+
+	t0 = igt_now();
+	unplug(slot);
+	igt_assert_f(igt_now() - t0 < QUEUED_MAX_S,
+		     "the unplug waited %.1f s for a dead client's queue",
+		     igt_now() - t0);
+	igt_assert_ok(rmmod_retry("i915"));
+	igt_assert_ok(load_modules());
+	check_store();
+}
+
 static void sysfs_write_1(const char *path)
 {
 	int fd = open(path, O_WRONLY);
@@ -316,6 +364,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(idle),
 	SUBTEST(rescan),
 	SUBTEST_T(clients, 120),
+	SUBTEST_T(queued, 150),
 };
 
 igt_main(tests)

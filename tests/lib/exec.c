@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/sync_file.h>
+
 #include "exec.h"
 
 /* ------------------------------------------------------------------ */
@@ -417,6 +419,24 @@ int __batch_submit_wr(struct batch *b, uint64_t flags, uint64_t *rsvd2)
 	}
 	batch_reset(b);
 	return ret;
+}
+
+int batch_submit_fence(struct batch *b)
+{
+	uint64_t rsvd2 = 0;
+
+	igt_assert_ok(__batch_submit_wr(b, I915_EXEC_FENCE_OUT, &rsvd2));
+	igt_assert_lte(0, (int)(rsvd2 >> 32));
+	return rsvd2 >> 32;
+}
+
+int sync_file_status(int sync_fd)
+{
+	struct sync_file_info info;
+
+	memset(&info, 0, sizeof(info));
+	igt_assert_ok(igt_ioctl(sync_fd, SYNC_IOC_FILE_INFO, &info));
+	return info.status;
 }
 
 int __batch_submit_v1(struct batch *b, const struct drm_clip_rect *rects,
@@ -904,6 +924,20 @@ void gem_set_hangcheck_ms(unsigned int ms)
 	if (access(HANGCHECK_PARAM, W_OK))
 		igt_skip("no writable %s", HANGCHECK_PARAM);
 	set_param(&hangcheck_param, ms);
+}
+
+long long gem_hang_checks(int fd)
+{
+	char buf[4096];
+	long long v;
+	int ret;
+
+	ret = igt_debugfs_read(fd, "i915_requests", buf, sizeof(buf));
+	igt_assert_f(ret >= 0, "debugfs i915_requests: %s",
+		     igt_errname(ret));
+	igt_assert_f(igt_key_value(buf, "hang checks", &v) == 0,
+		     "no \"hang checks:\" line in i915_requests");
+	return v;
 }
 
 void gem_set_reset(unsigned int value)

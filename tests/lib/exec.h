@@ -222,6 +222,13 @@ int __batch_submit_v1(struct batch *b, const struct drm_clip_rect *rects,
 		      unsigned int nrects, uint32_t dr1, uint32_t dr4);
 /* batch_submit(), then wait for it */
 void batch_submit_sync(struct batch *b);
+/* batch_submit() with FENCE_OUT: returns the request's sync_file */
+int batch_submit_fence(struct batch *b);
+/*
+ * SYNC_IOC_FILE_INFO's status of @sync_fd: 1 signalled, 0 active, or
+ * the fence's error (-EIO: the GPU hung on it), as upstream reports it
+ */
+int sync_file_status(int sync_fd);
 
 /* ------------------------------------------------------------------ */
 /* commands with relocations */
@@ -358,6 +365,8 @@ void sim_set_cmd_delay(unsigned int us);
  * restored when the process exits; skips without the parameter.
  */
 void gem_set_hangcheck_ms(unsigned int ms);
+/* The hang checks run so far (debugfs i915_requests, "hang checks: N"). */
+long long gem_hang_checks(int fd);
 /*
  * The driver's module parameter reset (0: a hang wedges the device, 1: it
  * resets the GPU), restored when the process exits; asserts that the
