@@ -27,7 +27,6 @@
  *    pages keeps them through DONTNEED (retained 1) until DROP_SHRINK_ALL
  *    purges it: then SIGBUS too, never a new zeroed page.
  */
-#include <setjmp.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -251,26 +250,10 @@ static void subtest_evicted_dontneed(void)
 	close(fd);
 }
 
-static sigjmp_buf sigbus_jmp;
-
-static void on_sigbus(int sig)
-{
-	siglongjmp(sigbus_jmp, sig);
-}
-
 /* does writing @p raise SIGBUS? */
 static bool write_faults(volatile uint32_t *p, uint32_t v)
 {
-	struct sigaction sa = { .sa_handler = on_sigbus }, old;
-	bool bus = false;
-
-	sigaction(SIGBUS, &sa, &old);
-	if (sigsetjmp(sigbus_jmp, 1))
-		bus = true;
-	else
-		*p = v;
-	sigaction(SIGBUS, &old, NULL);
-	return bus;
+	return access_faults(p, true, v);
 }
 
 static void subtest_purged_mmap(void)

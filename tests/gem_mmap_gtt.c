@@ -13,7 +13,6 @@
  *  - handle closed while mapped, munmap, fork; the GETPARAMs; mmap of an
  *    offset by another client or beyond the object.
  */
-#include <setjmp.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -237,26 +236,10 @@ static void subtest_evict(void)
 	close(fd);
 }
 
-static sigjmp_buf sigbus_jmp;
-
-static void on_sigbus(int sig)
-{
-	siglongjmp(sigbus_jmp, sig);
-}
-
 /* does touching @p raise SIGBUS? */
 static bool read_faults(volatile uint32_t *p)
 {
-	struct sigaction sa = { .sa_handler = on_sigbus }, old;
-	bool bus = false;
-
-	sigaction(SIGBUS, &sa, &old);
-	if (sigsetjmp(sigbus_jmp, 1))
-		bus = true;
-	else
-		(void)*p;
-	sigaction(SIGBUS, &old, NULL);
-	return bus;
+	return access_faults(p, false, 0);
 }
 
 /*

@@ -2,6 +2,8 @@
 /*
  * Thin wrappers of the GEM and i915 ioctls.
  */
+#include <setjmp.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -319,4 +321,27 @@ void gem_object_counts(int fd, long long *bound, long long *purgeable,
 		*purgeable = p;
 	if (purgeable_bytes)
 		*purgeable_bytes = pb;
+}
+
+static sigjmp_buf sigbus_jmp;
+
+static void on_sigbus(int sig)
+{
+	siglongjmp(sigbus_jmp, sig);
+}
+
+bool access_faults(volatile uint32_t *p, bool write, uint32_t v)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus }, old;
+	bool bus = false;
+
+	sigaction(SIGBUS, &sa, &old);
+	if (sigsetjmp(sigbus_jmp, 1))
+		bus = true;
+	else if (write)
+		*p = v;
+	else
+		(void)*p;
+	sigaction(SIGBUS, &old, NULL);
+	return bus;
 }

@@ -97,4 +97,10 @@ int __gem_get_aperture(int fd, struct drm_i915_gem_get_aperture *ap);
 /* i915_gem_objects count, after waiting up to 2 s for it to equal @want */
 long long gem_wait_object_count(int fd, long long want);
 
+/*
+ * Does reading (@write false) or writing @v to (@write true) @p raise
+ * SIGBUS?  The fault is caught; the previous SIGBUS action is restored.
+ */
+bool access_faults(volatile uint32_t *p, bool write, uint32_t v);
+
 #endif /* IGT_GEM_H */
