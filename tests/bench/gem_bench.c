@@ -1065,7 +1065,16 @@ static void bench_goals(struct ctx *c, struct refs *r)
 			g.relocs[i][k].presumed_offset = ~0ull;
 		}
 	}
+	/*
+	 * The reference gets object lists of its own: with g's, setting up
+	 * g (the target first, the batch last) would leave the reference's
+	 * one-object list naming the target as its batch.
+	 */
 	g0 = g;
+	for (i = 0; i < 2; i++) {
+		g0.objs[i] = calloc(GOAL_OBJECTS, sizeof(*g0.objs[i]));
+		igt_assert(g0.objs[i]);
+	}
 	batches = cs_counter("batches");
 	gp.n = calibrate(gp.fn, gp.ctx);
 
@@ -1126,6 +1135,7 @@ static void bench_goals(struct ctx *c, struct refs *r)
 	for (i = 0; i < 2; i++) {
 		gem_close(c->fd, g.batch[i]);
 		free(g.objs[i]);
+		free(g0.objs[i]);
 		free(g.relocs[i]);
 	}
 	for (k = 0; k + 1 < GOAL_OBJECTS; k++)

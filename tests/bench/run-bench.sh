@@ -45,7 +45,12 @@ run_sim() {
 		cat "$out"
 		cat "$out" >>"$OUT"
 		echo >>"$OUT"
-		[ $rc = 0 ] || why="gem_bench exit $rc"
+		if [ $rc != 0 ]; then
+			why="gem_bench exit $rc"
+			echo "-- the kernel log's last lines:"
+			dmesg | tail -n 40
+			head -c 6000 /sys/class/drm/card*/error 2>/dev/null
+		fi
 	fi
 	out=$(unload_gpus) || why="${why:+$why; }$out"
 	log_clean "bench@$sim" || why="${why:+$why; }kernel log"
