@@ -1105,8 +1105,8 @@ static void exec_fini(struct i915_exec *eb)
  * Return: 0 with each entry's offset updated; -EINVAL for a bad count,
  * batch range, cliprect, relocation or object; -ENOENT for a bad handle
  * or relocation target; -EFAULT for unreadable arrays; -ENOSPC if the
- * objects cannot fit in the GTT together; -EIO if the GPU hung; -ENOMEM;
- * -EINTR or -ERESTARTSYS on a signal.
+ * objects cannot fit in the GTT together; -EIO if the GPU is wedged or
+ * the client banned; -ENOMEM; -EINTR or -ERESTARTSYS on a signal.
  */
 int i915_gem_execbuffer_ioctl(struct drm_device *dev, void *data,
 			      struct drm_file *file)
@@ -1168,8 +1168,8 @@ out:
  * for SECURE without privilege; -ENOENT for a bad handle, syncobj,
  * relocation target or context; -EFAULT for
  * unreadable arrays; -ENOSPC if the objects cannot fit in the GTT
- * together; -EIO if the GPU hung; -ENOMEM; -EINTR or -ERESTARTSYS on a
- * signal.
+ * together; -EIO if the GPU is wedged or the client banned; -ENOMEM;
+ * -EINTR or -ERESTARTSYS on a signal.
  */
 int i915_gem_execbuffer2_ioctl(struct drm_device *dev, void *data,
 			       struct drm_file *file)

@@ -406,7 +406,7 @@ void i915_request_discard(struct i915_request *rq)
  * fence goes into a dma_resv that others read.  On success the caller's reference is the one
  * i915_request_create() gave; the ring holds another until retirement.
  *
- * Return: 0, or -EIO if the GPU hung, -ERESTARTSYS on a signal while
+ * Return: 0, or -EIO if the GPU is wedged, -ERESTARTSYS on a signal while
  * waiting for ring space; the request is then unchanged.
  */
 int i915_request_emit(struct i915_request *rq, struct drm_file *file)

@@ -461,9 +461,11 @@ static int ring_wait_for_space(struct i915_device *i915, u32 bytes)
 			usleep_range(50, 100);
 			continue;
 		}
+		/*
+		 * A request a reset cancelled (-EIO on its fence) made room
+		 * too: only a wedged ring (above) fails the wait, as upstream.
+		 */
 		ret = dma_fence_wait(&rq->fence, true);
-		if (!ret)
-			ret = rq->fence.error;
 		dma_fence_put(&rq->fence);
 		if (ret)
 			return ret;
@@ -500,8 +502,8 @@ static void ring_write_tail(struct i915_device *i915)
  * call of the same emission then finds its room and neither wraps nor
  * waits.
  *
- * Return: where to write the commands, or an ERR_PTR: -EIO if the GPU
- * hung, -EAGAIN while the device is suspended, -ERESTARTSYS on a signal,
+ * Return: where to write the commands, or an ERR_PTR: -EIO if the GPU is
+ * wedged, -EAGAIN while the device is suspended, -ERESTARTSYS on a signal,
  * -EINVAL for a reservation larger than the ring can hold or a wrap inside
  * an emission (driver bugs).
  */

@@ -16,6 +16,8 @@
  *    nothing but the driver acts (no debugfs write, no reload); after
  *    each hang the device takes new work within 3 hang-check periods +
  *    2 s.
+ *  - ring_full_behind_hang: an innocent client whose exec waits for ring
+ *    space behind a looping batch gets 0 when the reset cancels it.
  *  - unbannable: a root client that cleared CONTEXT_PARAM_BANNABLE hangs
  *    five times and is never banned.
  *  - reset_stats_errnos, context_param_errnos: upstream 6.1's answers
@@ -34,6 +36,8 @@
 /* MI client, opcode 0x1f: no such command on Gen3/Gen4 */
 #define BAD_COMMAND	MI_INSTR(0x1f, 0)
 #define SIDE		64
+/* empty execs: more than a ring (32 requests per KiB) of requests */
+#define RING_FILL_EXECS	4000
 
 /* a stuck engine is hung after 3 checks, a looping one after 30 */
 #define STUCK_LIMIT_S	(3 * HANGCHECK_MS / 1000.0 + 2)
@@ -469,6 +473,48 @@ static void subtest_unbannable(void)
 	close(fd);
 }
 
+/*
+ * An innocent client fills the ring behind a looping batch: the exec
+ * that waits for ring space while the reset cancels the loop must
+ * succeed (the cancelled request made room), as every later one.
+ */
+static void subtest_ring_full_behind_hang(void)
+{
+	int fd = drm_open_driver(), ifd = drm_open_driver();
+	uint32_t bbe = bbe_create(ifd, 0);
+	struct drm_i915_gem_exec_object2 obj = { .handle = bbe };
+	struct drm_i915_gem_execbuffer2 eb = {
+		.buffers_ptr = to_user_pointer(&obj),
+		.buffer_count = 1,
+	};
+	int64_t forever = -1;
+	uint64_t rsvd2 = 0;
+	struct batch *b;
+	struct bo target;
+	unsigned int i;
+	int ret;
+
+	setup(fd);
+	bo_init(&target, fd, SIDE * SIDE * 4);
+	b = loop_batch(fd, &target);
+	igt_assert_ok(__batch_submit_wr(b, I915_EXEC_FENCE_OUT, &rsvd2));
+	/* more than a ring of requests: the last ones wait for space */
+	for (i = 0; i < RING_FILL_EXECS; i++) {
+		ret = __gem_execbuf(ifd, &eb);
+		igt_assert_f(ret == 0, "innocent exec %u behind the hang: %s",
+			     i, igt_errname(ret));
+	}
+	igt_assert_eq(sync_file_status(rsvd2 >> 32), -EIO);
+	close(rsvd2 >> 32);
+	igt_assert_ok(__gem_wait(ifd, bbe, &forever));
+	igt_assert_eq(batch_active(ifd), 0);
+	batch_free(b);
+	bo_fini(&target, fd);
+	gem_close(ifd, bbe);
+	close(ifd);
+	close(fd);
+}
+
 static int nobody_checks(void *arg)
 {
 	int fd = (int)(uintptr_t)arg;
@@ -564,6 +610,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST_T(innocent_clients, 180),
 	SUBTEST_T(under_load, 180),
 	SUBTEST_T(unbannable, 60),
+	SUBTEST_T(ring_full_behind_hang, 60),
 	SUBTEST(reset_stats_errnos),
 	SUBTEST(context_param_errnos),
 	SUBTEST(has_gpu_reset),
