@@ -24,6 +24,7 @@
 #include <linux/shrinker.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/ww_mutex.h>
 
@@ -166,6 +167,14 @@ struct i915_gtt_place {
  *	but leaves the tail register alone, and measures free space from
  *	@held_head (see i915_reset.c)
  * @held_head: the ring's head when the reset began
+ * @queue: requests created and published but not yet written into the
+ *	ring, in seqno order, each holding the ring's reference: waiting
+ *	for a dependency (another driver's fence, a FENCE_IN or a syncobj),
+ *	or behind one that is; changed under both @lock and @fence_lock
+ * @queued_bytes: ring bytes the requests on @queue will take (under @lock)
+ * @queue_wait: woken when @queue shrinks or the GPU is wedged
+ * @submit_work: writes the requests at the head of @queue whose
+ *	dependencies have signalled into the ring (see i915_request.c)
  */
 struct i915_ring {
 	u32 size;
@@ -196,6 +205,10 @@ struct i915_ring {
 	spinlock_t hw_lock; /* ring registers during a reset; see above */
 	bool in_reset;
 	u32 held_head;
+	struct list_head queue;
+	u32 queued_bytes;
+	wait_queue_head_t queue_wait;
+	struct work_struct submit_work;
 };
 
 struct i915_error_state;
@@ -348,6 +361,19 @@ struct i915_file {
  *	restarts the ring
  * @batch_start: GTT address of its batch object (0 if it has none)
  * @batch_end: end of its batch object in the GTT, 0 if it has none
+ * @cmds: the commands to write into the ring before the breadcrumb
+ *	(@cmds_inline or an allocation), filled in by the caller of
+ *	i915_request_commands()
+ * @cmds_inline: room for a short emission without an allocation
+ * @num_cmds: dwords in @cmds
+ * @pending: dependencies not yet signalled, plus one held by the
+ *	submitter until it submits the request; the callback that takes it
+ *	to 0 queues &i915_ring.submit_work
+ * @dep_error: the first fatal error of a dependency: the request is
+ *	written without its commands and completes with this error
+ * @awaits: the &struct i915_await of each dependency (changed only by the
+ *	submitter, and after the request left &i915_ring.queue)
+ * @queued: it went on &i915_ring.queue (under &i915_ring.lock)
  */
 struct i915_request {
 	struct dma_fence fence;
@@ -368,6 +394,13 @@ struct i915_request {
 	u32 postfix;
 	u32 batch_start;
 	u32 batch_end;
+	u32 *cmds;
+	u32 cmds_inline[4];
+	unsigned int num_cmds;
+	atomic_t pending;
+	int dep_error;
+	struct list_head awaits;
+	bool queued;
 };
 
 /* Ring dwords i915_request_emit() writes: flush, breadcrumb, interrupt. */
@@ -661,7 +694,10 @@ struct i915_request *i915_request_create(struct i915_device *i915,
 					 unsigned int max_objects);
 void i915_request_add_object(struct i915_request *rq,
 			     struct drm_gem_object *obj);
-int i915_request_emit(struct i915_request *rq, struct drm_file *file);
+u32 *i915_request_commands(struct i915_request *rq, unsigned int dwords);
+int i915_request_await(struct i915_request *rq, struct dma_fence *fence);
+int i915_request_throttle(struct i915_device *i915, bool nonblock);
+int i915_request_submit(struct i915_request *rq, struct drm_file *file);
 void i915_request_discard(struct i915_request *rq);
 void i915_request_put(struct i915_request *rq);
 void i915_request_signal(struct i915_device *i915);

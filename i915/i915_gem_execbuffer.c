@@ -28,20 +28,21 @@
  *    does it and phase 4 starts over), and the batch range is checked
  *    (i915_exec_check_batch()), and userptr objects get their user pages
  *    pinned (i915_exec_userptr_prepare()).  An execbuffer rejected so far
- *    has had no effect at all.  Then the fences to wait for are waited for, still
- *    without a lock: the FENCE_IN (or FENCE_SUBMIT) sync_file, the
- *    syncobjs' (exec_await_syncobjs()), and the fences of other
- *    drivers in the objects' dma_resv (exec_await()); the ring's own
- *    fences need no wait, its batches run in order.  Waiting for
- *    another device never holds a lock that other clients of the objects
- *    need; a foreign fence that arrives before phase 4 has the locks makes
- *    phase 4 drop them, wait and start over (exec_lock_and_bind()).
+ *    has had no effect at all.  While requests queued behind
+ *    dependencies hold a ring's worth, the caller waits here, or gets
+ *    -EWOULDBLOCK if its file is O_NONBLOCK (i915_request_throttle()).
  * 3. The request is allocated and given a reference to every object
  *    (exec_create_request()), so that objects stay alive and bound until
  *    the GPU is done with them, even if their handles are closed; it
  *    remembers the batch and the EXEC_OBJECT_CAPTURE objects for the
  *    error state (i915_gpu_error.c); for I915_EXEC_FENCE_OUT the
- *    sync_file of its fence is made.
+ *    sync_file of its fence is made.  Nothing is waited for on the CPU:
+ *    the FENCE_IN (or FENCE_SUBMIT) sync_file's fences and the syncobjs'
+ *    become dependencies of the request (exec_await_fences(),
+ *    i915_request_await()), and so do, under the locks of phase 4, the
+ *    fences of other timelines in the objects' dma_resv
+ *    (exec_await_objects()); the ring's own fences need none, its
+ *    batches run in order.
  * 4. Locking and binding (i915_exec_lock_and_bind()): every object's
  *    dma_resv is locked through one ww acquire context, a fence slot is
  *    reserved in each, and each object gets a GTT address: softpinned
@@ -61,12 +62,18 @@
  *    4 to 8 again after pinning them anew).  Domains: section 7.3.1 B
  *    (exec_domains()): CPU-written objects are
  *    clflushed, and the GPU caches to flush and invalidate are gathered.
- * 7. Emission, under the ring lock (exec_emit()): one MI_FLUSH with the
+ * 7. Emission (exec_emit()): one MI_FLUSH with the
  *    gathered bits, the batch (MI_BATCH_BUFFER_START, non-secure unless a
  *    privileged client asked for I915_EXEC_SECURE), once per cliprect
  *    behind a 3DSTATE_DRAWING_RECTANGLE for v1, and the request's
- *    breadcrumb (the design's IRQ cookie, i915_request.c).  A failure
- *    half-way rewinds the ring's tail: nothing of it reaches the GPU.
+ *    breadcrumb (the design's IRQ cookie, i915_request.c), written into
+ *    the ring under its lock now, or, while a dependency is pending or
+ *    an earlier request is queued, queued and written by a worker once
+ *    the last one signals (i915_request_submit()).  The request is
+ *    published either way; its objects stay bound and their relocations
+ *    valid until it is retired, since an unbind waits for its fence.  A
+ *    failure half-way rewinds the ring's tail: nothing of it reaches the
+ *    GPU.
  * 8. Publication (exec_publish()): the request's fence goes into every
  *    object's dma_resv (as a write where the batch writes the object),
  *    the objects' domains are updated, and the locks are dropped.
@@ -127,7 +134,7 @@
 /* v1 cliprects per execbuffer: every one must fit in the ring at once. */
 #define I915_EXEC_MAX_CLIPRECTS	1024
 /*
- * The largest emission (see exec_dwords()): a flush, a drawing rectangle
+ * The largest emission (see exec_max_dwords()): a flush, a drawing rectangle
  * and a batch start per cliprect, the breadcrumb.  It must fit in the
  * ring, or the wait for space could never end.
  */
@@ -532,6 +539,20 @@ static int exec_get_fences(struct i915_exec *eb, u64 rsvd2)
 	return 0;
 }
 
+static unsigned int exec_drawrect_len(const struct i915_exec *eb)
+{
+	return eb->i915->info->gen < 4 ? I915_GEN3_DRAWRECT_LEN :
+					 I965_DRAWRECT_LEN;
+}
+
+/* Ring dwords for the flush and the batch (per cliprect), no request. */
+static unsigned int exec_max_dwords(const struct i915_exec *eb)
+{
+	if (!eb->num_cliprects)
+		return 1 + 2;
+	return 1 + eb->num_cliprects * (exec_drawrect_len(eb) + 2);
+}
+
 /*
  * Phase 3: the request, holding every object until it is retired, and
  * for FENCE_OUT the sync_file of its fence, installed only once the
@@ -559,6 +580,9 @@ static int exec_create_request(struct i915_exec *eb)
 		}
 	}
 	eb->rq->batch = &eb->objects[eb->batch].obj->base;
+	/* Room for the commands now: phase 7 holds userptr_sem. */
+	if (IS_ERR(i915_request_commands(eb->rq, exec_max_dwords(eb))))
+		return -ENOMEM;
 
 	if (eb->out_fence_fd >= 0) {
 		eb->out_fence = sync_file_create(&eb->rq->fence);
@@ -573,58 +597,27 @@ static int exec_create_request(struct i915_exec *eb)
 
 /*
  * Fences of other timelines (other drivers, through shared dma-bufs) in
- * the objects' dma_resv are waited for on the CPU, but never with a lock
- * held: one client waiting for another device must not stall every user
- * of its objects.  exec_await() waits before the locks are taken; under
- * them exec_foreign_fence() only looks, and a fence added meanwhile makes
- * exec_locked() drop every lock, wait and start over.
+ * the objects' dma_resv are not waited for on the CPU: under the locks,
+ * where no fence can be added any more, each one not yet signalled
+ * becomes a dependency of the request (i915_request_await()), which is
+ * queued until they have all signalled.
  */
 static enum dma_resv_usage exec_await_usage(const struct i915_exec_object *eo)
 {
 	return dma_resv_usage_rw(eo->flags & EXEC_OBJECT_WRITE);
 }
 
-static bool exec_fence_foreign(const struct i915_exec *eb,
-			       struct dma_fence *fence)
-{
-	/* The ring runs in order: its own fences need no wait. */
-	return fence->context != eb->i915->ring.fence_context;
-}
-
-/* No lock held: wait for the foreign fences of every object. */
-static int exec_await(struct i915_exec *eb)
+/*
+ * Every object locked, before userptr_sem (the callbacks are allocated):
+ * the other timelines' fences of every object become dependencies.
+ */
+static int exec_await_objects(struct i915_exec *eb)
 {
 	struct i915_exec_object *eo;
 	struct dma_resv_iter cursor;
 	struct dma_fence *fence;
 	unsigned int i;
-	long ret = 0;
-
-	for (i = 0; i < eb->count && !ret; i++) {
-		eo = &eb->objects[i];
-		if (eo->flags & EXEC_OBJECT_ASYNC)
-			continue;
-		dma_resv_iter_begin(&cursor, eo->obj->base.resv,
-				    exec_await_usage(eo));
-		dma_resv_for_each_fence_unlocked(&cursor, fence) {
-			if (!exec_fence_foreign(eb, fence))
-				continue;
-			ret = dma_fence_wait(fence, true);
-			if (ret)
-				break;
-		}
-		dma_resv_iter_end(&cursor);
-	}
-	return ret;
-}
-
-/* Every object locked: a foreign fence still pending, with a reference. */
-static struct dma_fence *exec_foreign_fence(struct i915_exec *eb)
-{
-	struct i915_exec_object *eo;
-	struct dma_resv_iter cursor;
-	struct dma_fence *fence;
-	unsigned int i;
+	int ret;
 
 	for (i = 0; i < eb->count; i++) {
 		eo = &eb->objects[i];
@@ -632,12 +625,12 @@ static struct dma_fence *exec_foreign_fence(struct i915_exec *eb)
 			continue;
 		dma_resv_for_each_fence(&cursor, eo->obj->base.resv,
 					exec_await_usage(eo), fence) {
-			if (exec_fence_foreign(eb, fence) &&
-			    !dma_fence_is_signaled(fence))
-				return dma_fence_get(fence);
+			ret = i915_request_await(eb->rq, fence);
+			if (ret)
+				return ret;
 		}
 	}
-	return NULL;
+	return 0;
 }
 
 /* Section 7.3.1 B over the list (the domains to commit replace the new ones). */
@@ -677,22 +670,6 @@ static u32 exec_flush_cmd(const struct i915_exec *eb)
 	if (info->is_g4x && (eb->invalidate & I915_GEM_DOMAIN_COMMAND))
 		cmd |= I915_MI_INVALIDATE_ISP;
 	return cmd;
-}
-
-static unsigned int exec_drawrect_len(const struct i915_exec *eb)
-{
-	return eb->i915->info->gen < 4 ? I915_GEN3_DRAWRECT_LEN :
-					 I965_DRAWRECT_LEN;
-}
-
-/* Ring dwords for the flush and the batch (per cliprect), no request. */
-static unsigned int exec_dwords(const struct i915_exec *eb)
-{
-	unsigned int n = exec_needs_flush(eb) ? 1 : 0;
-
-	if (!eb->num_cliprects)
-		return n + 2;
-	return n + eb->num_cliprects * (exec_drawrect_len(eb) + 2);
 }
 
 /* 3DSTATE_DRAWING_RECTANGLE for one cliprect (fact sheet 5.5). */
@@ -743,41 +720,30 @@ static u32 *exec_emit_commands(const struct i915_exec *eb, u32 *cs, u32 addr)
 	return cs;
 }
 
-/* Flush, batch(es) and breadcrumb, all or nothing, under the ring lock. */
+/*
+ * Flush, batch(es) and breadcrumb, all or nothing: written into the ring
+ * now, or queued until the request's dependencies have signalled
+ * (i915_request_submit()).
+ */
 static int exec_emit(struct i915_exec *eb)
 {
-	struct i915_ring *ring = &eb->i915->ring;
 	u32 addr = eb->objects[eb->batch].offset + eb->batch_start;
 	u32 *cs;
 	int ret;
 
-	ret = mutex_lock_interruptible(&ring->lock);
-	if (ret)
-		return ret;
-
-	cs = i915_ring_begin(ring, exec_dwords(eb) + I915_REQUEST_DWORDS);
-	if (IS_ERR(cs)) {
-		ret = PTR_ERR(cs);
-		goto out_unlock;
-	}
-	cs = exec_emit_commands(eb, cs, addr);
-	i915_ring_advance(ring, cs);
+	cs = exec_emit_commands(eb, eb->rq->cmds, addr);
+	eb->rq->num_cmds = cs - eb->rq->cmds;
 	/* Where a reset looks for the batch ACTHD is in. */
 	eb->rq->batch_start = eb->objects[eb->batch].offset;
 	eb->rq->batch_end = eb->rq->batch_start +
 			    eb->objects[eb->batch].obj->base.size;
 
-	ret = i915_request_emit(eb->rq, eb->file);
-	if (ret) {
-		i915_ring_rewind(ring);
-		goto out_unlock;
-	}
+	ret = i915_request_submit(eb->rq, eb->file);
+	if (ret)
+		return ret;
 	eb->emitted = true;
 	trace_i915_exec_submit(eb, addr);
-
-out_unlock:
-	mutex_unlock(&ring->lock);
-	return ret;
+	return 0;
 }
 
 /* Phase 8: the fence into every resv, the domains committed. */
@@ -797,28 +763,13 @@ static void exec_publish(struct i915_exec *eb)
 	}
 }
 
-/*
- * Phase 4, and a foreign fence that came since exec_await(): every lock
- * dropped, the fence waited for, and phase 4 again.
- */
+/* Phase 4, again after -EDEADLK. */
 static int exec_lock_and_bind(struct i915_exec *eb)
 {
-	struct dma_fence *fence;
-	long ret;
+	int ret;
 
 	for (;;) {
 		ret = i915_exec_lock_and_bind(eb);
-		if (!ret) {
-			fence = exec_foreign_fence(eb);
-			if (!fence)
-				return 0;
-			i915_ww_unlock_all(&eb->ww);
-			ret = dma_fence_wait(fence, true);
-			dma_fence_put(fence);
-			if (ret)
-				return ret;
-			continue;
-		}
 		if (ret != -EDEADLK)
 			return ret;
 		ret = i915_ww_backoff(&eb->ww);
@@ -887,6 +838,9 @@ static int exec_locked(struct i915_exec *eb)
 		if (ret)
 			break;
 	}
+	/* The dependencies, while nothing can add a fence (phase 6). */
+	if (!ret)
+		ret = exec_await_objects(eb);
 	/* Userptr pages current from here until the fence is published. */
 	if (!ret)
 		ret = i915_exec_userptr_begin(eb);
@@ -937,24 +891,6 @@ static void exec_install_out_fence(struct i915_exec *eb, u64 *rsvd2)
 	eb->out_fence_fd = -1;
 }
 
-/* No lock held: the syncobjs' fences, but for the ring's own (in order). */
-static int exec_await_syncobjs(struct i915_exec *eb)
-{
-	struct dma_fence *fence;
-	unsigned int i;
-	long ret;
-
-	for (i = 0; i < eb->num_syncobjs; i++) {
-		fence = eb->syncobjs[i].fence;
-		if (!fence || !exec_fence_foreign(eb, fence))
-			continue;
-		ret = dma_fence_wait(fence, true);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 /*
  * After the point of no return: each FENCE_SIGNAL syncobj gets the
  * request's fence, as its fence or as a new timeline point.  Cannot fail.
@@ -984,22 +920,45 @@ static void exec_signal_syncobjs(struct i915_exec *eb)
 	}
 }
 
-/*
- * FENCE_SUBMIT: the batch must not start before the fence's batches
- * start.  The ring's own batches are ahead of it in the ring already;
- * any other fence (another driver's) is waited for until it signals, as
- * upstream waits for a fence that is not i915's.
- */
-static int exec_await_submit(struct i915_exec *eb)
+/* Each fence inside @fence (an array, a chain) becomes a dependency. */
+static int exec_await_fence(struct i915_exec *eb, struct dma_fence *fence)
 {
 	struct dma_fence_unwrap iter;
-	struct dma_fence *fence;
-	long ret;
+	struct dma_fence *f;
+	int ret;
 
-	dma_fence_unwrap_for_each(fence, &iter, eb->in_fence) {
-		if (!exec_fence_foreign(eb, fence))
+	dma_fence_unwrap_for_each(f, &iter, fence) {
+		ret = i915_request_await(eb->rq, f);
+		if (ret) {
+			dma_fence_put(iter.chain);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * FENCE_IN, FENCE_SUBMIT and the syncobjs to wait for: dependencies of
+ * the request, not waited for on the CPU.  FENCE_SUBMIT: the batch must
+ * not start before the fence's batches start; the ring's own batches
+ * are ahead of it in the ring already, and any other fence (another
+ * driver's) is awaited until it signals, as upstream awaits a fence that
+ * is not i915's.
+ */
+static int exec_await_fences(struct i915_exec *eb)
+{
+	unsigned int i;
+	int ret;
+
+	if (eb->in_fence) {
+		ret = exec_await_fence(eb, eb->in_fence);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < eb->num_syncobjs; i++) {
+		if (!eb->syncobjs[i].fence)
 			continue;
-		ret = dma_fence_wait(fence, true);
+		ret = exec_await_fence(eb, eb->syncobjs[i].fence);
 		if (ret)
 			return ret;
 	}
@@ -1021,17 +980,14 @@ static int exec_prepare(struct i915_exec *eb)
 	}
 	if (!ret)
 		ret = i915_exec_check_batch(eb);
-	/* FENCE_IN and foreign fences: waited for before any lock. */
-	if (!ret && eb->in_fence && (eb->flags & I915_EXEC_FENCE_SUBMIT))
-		ret = exec_await_submit(eb);
-	else if (!ret && eb->in_fence)
-		ret = dma_fence_wait(eb->in_fence, true);
+	/* A ring's worth queued already: wait, or -EWOULDBLOCK. */
 	if (!ret)
-		ret = exec_await_syncobjs(eb);
-	if (!ret)
-		ret = exec_await(eb);
+		ret = i915_request_throttle(eb->i915, eb->file->filp->f_flags &
+					   O_NONBLOCK);
 	if (!ret)
 		ret = exec_create_request(eb);
+	if (!ret)
+		ret = exec_await_fences(eb);
 	return ret;
 }
 

@@ -83,12 +83,22 @@ int i915_gem_entervt_ioctl(struct drm_device *dev, void *data,
 	struct i915_ring *ring = &i915->ring;
 	int ret;
 
-	ret = mutex_lock_interruptible(&ring->lock);
-	if (ret)
-		return ret;
-	ret = i915_request_wait_idle(i915);
-	if (!ret)
-		ret = i915_ring_start(i915);
+	/*
+	 * Queued requests are written into the ring under its lock: wait
+	 * for them without it, then for what the ring got meanwhile.
+	 */
+	for (;;) {
+		ret = i915_request_wait_idle(i915);
+		if (ret)
+			return ret;
+		ret = mutex_lock_interruptible(&ring->lock);
+		if (ret)
+			return ret;
+		if (list_empty(&ring->queue) && i915_request_idle(i915))
+			break;
+		mutex_unlock(&ring->lock);
+	}
+	ret = i915_ring_start(i915);
 	mutex_unlock(&ring->lock);
 	return ret;
 }

@@ -62,6 +62,7 @@
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/string_helpers.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include "i915_cmd.h"
@@ -342,6 +343,9 @@ struct i915_request *i915_request_create(struct i915_device *i915,
 
 	rq->ring = &i915->ring;
 	INIT_LIST_HEAD(&rq->client_link);
+	INIT_LIST_HEAD(&rq->awaits);
+	atomic_set(&rq->pending, 1); /* the submitter's, until it submits */
+	rq->cmds = rq->cmds_inline;
 	/* Who submitted it, for the error state if it hangs. */
 	rq->pid = task_tgid_nr(current);
 	get_task_comm(rq->comm, current);
@@ -375,8 +379,14 @@ void i915_request_add_object(struct i915_request *rq,
 	rq->objects[rq->num_objects++] = obj;
 }
 
+static void request_cancel_awaits(struct i915_request *rq);
+
 static void request_release_objects(struct i915_request *rq)
 {
+	request_cancel_awaits(rq);
+	if (rq->cmds != rq->cmds_inline)
+		kvfree(rq->cmds);
+	rq->cmds = rq->cmds_inline;
 	while (rq->num_objects)
 		drm_gem_object_put(rq->objects[--rq->num_objects]);
 	kvfree(rq->objects);
@@ -395,34 +405,16 @@ void i915_request_discard(struct i915_request *rq)
 	dma_fence_put(&rq->fence);
 }
 
-/**
- * i915_request_emit - close the commands emitted so far with a request
- * @rq: the request, from i915_request_create(); the ring lock held
- * @file: the client the work belongs to, or NULL for the driver's own
- *
- * Emits the breadcrumb and the user interrupt, publishes the request and
- * moves the ring's tail.  The objects' dma_resv locks are held: a request
- * that uses an exported object escapes (i915_request_escape()), since its
- * fence goes into a dma_resv that others read.  On success the caller's reference is the one
- * i915_request_create() gave; the ring holds another until retirement.
- *
- * Return: 0, or -EIO if the GPU is wedged, -ERESTARTSYS on a signal while
- * waiting for ring space; the request is then unchanged.
+/*
+ * Where the request enters the ring's order (a seqno, its client's list,
+ * the ring's reference), when it is written at once or when it is queued.
+ * A request that uses an exported object escapes (i915_request_escape()),
+ * since its fence goes into a dma_resv that others read.
  */
-int i915_request_emit(struct i915_request *rq, struct drm_file *file)
+static void request_enter(struct i915_request *rq, struct drm_file *file)
 {
 	struct i915_ring *ring = rq->ring;
-	struct i915_device *i915 = ring_to_i915(ring);
-	unsigned long flags;
 	unsigned int i;
-	int ret;
-
-	lockdep_assert_held(&ring->lock);
-
-	rq->postfix = ring->tail;
-	ret = emit_breadcrumb(ring, ring->next_seqno);
-	if (ret)
-		return ret;
 
 	rq->emitted = jiffies;
 	rq->fence.seqno = ring->next_seqno++;
@@ -431,11 +423,38 @@ int i915_request_emit(struct i915_request *rq, struct drm_file *file)
 	for (i = 0; i < rq->num_objects; i++)
 		if (to_i915_obj(rq->objects[i])->exported)
 			i915_request_escape(rq);
-
-	/* On the list before the GPU can reach the breadcrumb. */
 	dma_fence_get(&rq->fence); /* the ring's reference */
+}
+
+/*
+ * Close the commands emitted so far with @rq's breadcrumb, put it on
+ * &i915_ring.requests (from @queue if it was queued) and move the ring's
+ * tail; the ring lock held.  Return: 0, or i915_ring_begin()'s error;
+ * the request is then unchanged.
+ */
+static int request_emit(struct i915_request *rq, struct drm_file *file)
+{
+	struct i915_ring *ring = rq->ring;
+	struct i915_device *i915 = ring_to_i915(ring);
+	unsigned long flags;
+	int ret;
+
+	lockdep_assert_held(&ring->lock);
+
+	rq->postfix = ring->tail;
+	ret = emit_breadcrumb(ring, rq->queued ? lower_32_bits(rq->fence.seqno) :
+				    ring->next_seqno);
+	if (ret)
+		return ret;
+
+	if (!rq->queued)
+		request_enter(rq, file);
+	/* On the list before the GPU can reach the breadcrumb. */
 	spin_lock_irqsave(&ring->fence_lock, flags);
-	list_add_tail(&rq->link, &ring->requests);
+	if (rq->queued)
+		list_move_tail(&rq->link, &ring->requests);
+	else
+		list_add_tail(&rq->link, &ring->requests);
 	spin_unlock_irqrestore(&ring->fence_lock, flags);
 
 	i915_ring_kick(i915);
@@ -496,6 +515,15 @@ static void request_remove_from_client(struct i915_request *rq)
 	rcu_read_unlock();
 }
 
+/* Drop a request off every list: its objects, and the ring's reference. */
+static void request_retire(struct i915_request *rq)
+{
+	trace_i915_request_retire(rq);
+	request_remove_from_client(rq);
+	request_release_objects(rq);
+	i915_request_put(rq);
+}
+
 /* Take the oldest signalled request off the ring, or return NULL. */
 static struct i915_request *ring_pop_completed(struct i915_ring *ring)
 {
@@ -519,12 +547,8 @@ static void retire_work_fn(struct work_struct *work)
 					      retire_work);
 	struct i915_request *rq;
 
-	while ((rq = ring_pop_completed(ring))) {
-		trace_i915_request_retire(rq);
-		request_remove_from_client(rq);
-		request_release_objects(rq);
-		i915_request_put(rq);
-	}
+	while ((rq = ring_pop_completed(ring)))
+		request_retire(rq);
 }
 
 /**
@@ -532,7 +556,8 @@ static void retire_work_fn(struct work_struct *work)
  * @i915: the device
  *
  * Every outstanding request completes with -EIO (its fence's error; waits
- * on its objects answer 0, as upstream's); new work is refused.  The
+ * on its objects answer 0, as upstream's), and every queued one once its
+ * dependencies have signalled; new work is refused.  The
  * ring is stopped at its next command boundary (i915_ring_freeze()); a
  * batch that still runs is stopped only by a reset (i915_reset_wedge()).
  * Called when a reset is off or failed, and by suspend; safe in any
@@ -558,6 +583,337 @@ void i915_request_wedge(struct i915_device *i915)
 	}
 	spin_unlock_irqrestore(&ring->fence_lock, flags);
 	schedule_work(&ring->retire_work);
+	queue_work(system_highpri_wq, &ring->submit_work);
+	wake_up_all(&ring->queue_wait);
+}
+
+/*
+ * Dependencies.  A request that must wait for fences of other timelines
+ * (another driver's, the other GPU's, a FENCE_IN's or a syncobj's) is not
+ * waited for on the CPU: it gets a callback on each such fence, is
+ * published (its fence in the objects' dma_resv, sync_file, syncobjs)
+ * and queued on &i915_ring.queue.  The callback that signals its last
+ * dependency queues &i915_ring.submit_work, which writes it into the
+ * ring.  Fences of the ring's own timeline need no callback: the ring
+ * runs its requests in seqno order.
+ *
+ * The order is upstream's on legacy ringbuffer submission, where every
+ * context of an engine shares one timeline: requests are written into
+ * the ring in the order they were submitted, so a request behind a
+ * dependency holds back every later one, of every client, until it is
+ * written.  A dependency that completes with an error (other than
+ * -EAGAIN or -ETIMEDOUT) passes it on, as upstream: the request is
+ * written without its commands (only its breadcrumb) and completes with
+ * that error.
+ *
+ * A queued request is not running: the hang check and a reset see only
+ * the requests written into the ring.  On a wedged GPU a queued request
+ * stays queued (and busy) until its dependencies signal, and then
+ * completes with -EIO without reaching the ring, as upstream's do.  A
+ * dependency that never signals keeps its request (and every later one)
+ * queued: that is the fence's owner's to end (upstream lets a stuck
+ * fence block the same way); nothing sleeps on it but the callers who
+ * wait for the request's fence.  Unbind waits a bounded time for the
+ * queue as for the ring, then wedges, and what is still queued completes
+ * with -EIO at once (its callbacks removed).  A client that closes its
+ * file leaves its queued requests to run, as its running ones.
+ *
+ * Callbacks run in any context, under the signalling fence's lock: they
+ * only count down &i915_request.pending and queue the worker.  They are
+ * removed (dma_fence_remove_callback(), which serialises against a
+ * callback running) before a request's memory or the device can go: a
+ * request's callbacks have all run before it is written, and a request
+ * discarded or cancelled has them removed first.
+ */
+struct i915_await {
+	struct dma_fence_cb cb;
+	struct dma_fence *fence;
+	struct i915_request *rq;
+	struct list_head link;
+};
+
+/* The bytes a queued request will take in the ring (i915_ring_begin()). */
+static u32 request_bytes(const struct i915_request *rq)
+{
+	return round_up((rq->num_cmds + I915_REQUEST_DWORDS) * sizeof(u32), 8);
+}
+
+/*
+ * The most ring bytes the queue may hold before an execbuffer waits, as
+ * upstream throttles when less than a page of the ring is left.
+ */
+#define I915_QUEUE_MAX_BYTES	(I915_RING_SIZE - PAGE_SIZE)
+
+static bool fatal_error(int error)
+{
+	return error && error != -EAGAIN && error != -ETIMEDOUT;
+}
+
+static void await_wake(struct dma_fence *fence, struct dma_fence_cb *cb)
+{
+	struct i915_await *w = container_of(cb, struct i915_await, cb);
+	struct i915_request *rq = w->rq;
+
+	if (fatal_error(fence->error))
+		cmpxchg(&rq->dep_error, 0, fence->error);
+	if (atomic_dec_and_test(&rq->pending))
+		queue_work(system_highpri_wq, &rq->ring->submit_work);
+}
+
+/* Remove the callbacks that have not run; none runs after this. */
+static void request_cancel_awaits(struct i915_request *rq)
+{
+	struct i915_await *w, *next;
+
+	list_for_each_entry_safe(w, next, &rq->awaits, link) {
+		dma_fence_remove_callback(w->fence, &w->cb);
+		dma_fence_put(w->fence);
+		kfree(w);
+	}
+	INIT_LIST_HEAD(&rq->awaits);
+}
+
+/**
+ * i915_request_await - hold a request back until a fence signals
+ * @rq: a request not yet submitted
+ * @fence: the fence; one of the ring's own, or one signalled already,
+ *	needs nothing
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int i915_request_await(struct i915_request *rq, struct dma_fence *fence)
+{
+	struct i915_await *w;
+
+	if (fence->context == rq->ring->fence_context ||
+	    test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &fence->flags))
+		return 0;
+	list_for_each_entry(w, &rq->awaits, link)
+		if (w->fence == fence)
+			return 0;
+
+	w = kmalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	w->fence = dma_fence_get(fence);
+	w->rq = rq;
+	atomic_inc(&rq->pending);
+	if (dma_fence_add_callback(fence, &w->cb, await_wake)) {
+		/* Signalled meanwhile: nothing to wait for. */
+		atomic_dec(&rq->pending);
+		dma_fence_put(fence);
+		kfree(w);
+		return 0;
+	}
+	list_add_tail(&w->link, &rq->awaits);
+	return 0;
+}
+
+/**
+ * i915_request_commands - room for the request's commands
+ * @rq: a request not yet submitted
+ * @dwords: how many, written before its breadcrumb
+ *
+ * Return: where the caller writes exactly @dwords commands, or
+ * ERR_PTR(-ENOMEM).  They are copied into the ring when the request is
+ * written there, at once or once its dependencies have signalled.
+ */
+u32 *i915_request_commands(struct i915_request *rq, unsigned int dwords)
+{
+	if (dwords > ARRAY_SIZE(rq->cmds_inline)) {
+		rq->cmds = kvmalloc_array(dwords, sizeof(u32), GFP_KERNEL);
+		if (!rq->cmds) {
+			rq->cmds = rq->cmds_inline;
+			return ERR_PTR(-ENOMEM);
+		}
+	}
+	rq->num_cmds = dwords;
+	return rq->cmds;
+}
+
+/*
+ * Write the request into the ring, the ring lock held: its commands
+ * (none after a dependency's error, which becomes its own), then its
+ * breadcrumb.  Return: 0, or i915_ring_begin()'s error, nothing written.
+ */
+static int request_write(struct i915_request *rq, struct drm_file *file)
+{
+	struct i915_ring *ring = rq->ring;
+	int error = READ_ONCE(rq->dep_error);
+	unsigned int n = error ? 0 : rq->num_cmds;
+	unsigned long flags;
+	u32 *cs;
+	int ret;
+
+	cs = i915_ring_begin(ring, n + I915_REQUEST_DWORDS);
+	if (IS_ERR(cs))
+		return PTR_ERR(cs);
+	memcpy(cs, rq->cmds, n * sizeof(*cs));
+	i915_ring_advance(ring, cs + n);
+	ret = request_emit(rq, file);
+	if (ret) {
+		i915_ring_rewind(ring);
+		return ret;
+	}
+	if (error) {
+		spin_lock_irqsave(&ring->fence_lock, flags);
+		if (!dma_fence_is_signaled_locked(&rq->fence))
+			dma_fence_set_error(&rq->fence, error);
+		spin_unlock_irqrestore(&ring->fence_lock, flags);
+	}
+	return 0;
+}
+
+/*
+ * Take a queued request off the queue onto @list, completing it with
+ * @error if it has not completed; the ring lock held.
+ */
+static void queue_cancel(struct i915_request *rq, int error,
+			 struct list_head *list)
+{
+	struct i915_ring *ring = rq->ring;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ring->fence_lock, flags);
+	if (!dma_fence_is_signaled_locked(&rq->fence)) {
+		dma_fence_set_error(&rq->fence, error);
+		dma_fence_signal_locked(&rq->fence);
+	}
+	list_move_tail(&rq->link, list);
+	spin_unlock_irqrestore(&ring->fence_lock, flags);
+	ring->queued_bytes -= request_bytes(rq);
+}
+
+/*
+ * Write the requests at the head of the queue whose dependencies have
+ * all signalled, in order, and stop at the first that still waits (all
+ * of them if @drain: unbind).  On a wedged GPU they complete with -EIO
+ * instead, as upstream's do once their dependencies signal.  Those are
+ * retired without the ring lock (freeing an object may wait for a
+ * userptr notifier, which an execbuffer holding the ring lock can block).
+ */
+static void queue_submit(struct i915_ring *ring, bool drain)
+{
+	struct i915_request *rq, *next;
+	LIST_HEAD(cancelled);
+	int ret;
+
+	mutex_lock(&ring->lock);
+	while ((rq = list_first_entry_or_null(&ring->queue,
+					      struct i915_request, link))) {
+		if (atomic_read(&rq->pending) && !drain)
+			break;
+		if (READ_ONCE(ring->wedged) || drain) {
+			queue_cancel(rq, -EIO, &cancelled);
+			continue;
+		}
+		ring->queued_bytes -= request_bytes(rq);
+		ret = request_write(rq, NULL);
+		if (!ret)
+			continue;
+		ring->queued_bytes += request_bytes(rq);
+		/* Suspended: the resume queues this work again. */
+		if (ret == -EAGAIN)
+			break;
+		/* The ring is gone (a wedge, a stuck head): -EIO. */
+		queue_cancel(rq, -EIO, &cancelled);
+	}
+	mutex_unlock(&ring->lock);
+	wake_up_all(&ring->queue_wait);
+
+	list_for_each_entry_safe(rq, next, &cancelled, link)
+		request_retire(rq);
+}
+
+static void submit_work_fn(struct work_struct *work)
+{
+	queue_submit(container_of(work, struct i915_ring, submit_work), false);
+}
+
+/**
+ * i915_request_throttle - wait while the queue holds a ring's worth
+ * @i915: the device
+ * @nonblock: the caller's file is O_NONBLOCK: do not wait
+ *
+ * Requests queued behind a dependency take no room in the ring yet, but
+ * as upstream (where they are in the ring already) a client may queue
+ * only about a ring's worth of them before it waits for the queue to
+ * move.  Call it with no lock held.
+ *
+ * Return: 0; -EWOULDBLOCK if the queue is full and @nonblock; -EINTR on
+ * a signal, as upstream.
+ */
+int i915_request_throttle(struct i915_device *i915, bool nonblock)
+{
+	struct i915_ring *ring = &i915->ring;
+
+	if (READ_ONCE(ring->queued_bytes) <= I915_QUEUE_MAX_BYTES)
+		return 0;
+	if (nonblock)
+		return -EWOULDBLOCK;
+	if (wait_event_interruptible(ring->queue_wait,
+				     READ_ONCE(ring->queued_bytes) <=
+				     I915_QUEUE_MAX_BYTES ||
+				     READ_ONCE(ring->wedged)))
+		return -EINTR;
+	return 0;
+}
+
+/**
+ * i915_request_submit - write a request into the ring, or queue it
+ * @rq: the request, from i915_request_create(), its commands filled in
+ *	(i915_request_commands()) and its dependencies added
+ *	(i915_request_await())
+ * @file: the client the work belongs to, or NULL for the driver's own
+ *
+ * With its dependencies signalled and nothing queued before it, the
+ * request is written into the ring now; otherwise it takes its seqno and
+ * its place in the ring's order now and is queued.  Either way it is
+ * published from here on: the caller puts its fence into the objects'
+ * dma_resv and hands it out.  The caller's reference is the one
+ * i915_request_create() gave; the ring holds another until retirement.
+ *
+ * Return: 0, or -EIO if the GPU is wedged, -EAGAIN while the device is
+ * suspended, -EINTR or -ERESTARTSYS on a signal (taking the ring lock or
+ * waiting for ring space); the request is then unchanged.
+ */
+int i915_request_submit(struct i915_request *rq, struct drm_file *file)
+{
+	struct i915_ring *ring = rq->ring;
+	unsigned long flags;
+	int ret;
+
+	ret = mutex_lock_interruptible(&ring->lock);
+	if (ret)
+		return ret;
+	if (list_empty(&ring->queue) && atomic_read(&rq->pending) == 1) {
+		ret = request_write(rq, file);
+		goto out_unlock;
+	}
+	if (ring->suspended) {
+		ret = -EAGAIN;
+		goto out_unlock;
+	}
+
+	spin_lock_irqsave(&ring->fence_lock, flags);
+	/* A wedge cancels what is on the queue under this lock. */
+	if (ring->wedged) {
+		spin_unlock_irqrestore(&ring->fence_lock, flags);
+		ret = -EIO;
+		goto out_unlock;
+	}
+	rq->queued = true;
+	list_add_tail(&rq->link, &ring->queue);
+	spin_unlock_irqrestore(&ring->fence_lock, flags);
+	request_enter(rq, file);
+	ring->queued_bytes += request_bytes(rq);
+	trace_i915_request_emit(rq);
+	/* The submitter's count: the last dependency may have signalled. */
+	if (atomic_dec_and_test(&rq->pending))
+		queue_work(system_highpri_wq, &ring->submit_work);
+out_unlock:
+	mutex_unlock(&ring->lock);
+	return ret;
 }
 
 /**
@@ -667,14 +1023,21 @@ static void hangcheck_work_fn(struct work_struct *work)
 				      msecs_to_jiffies(READ_ONCE(i915_hangcheck_ms)));
 }
 
-/* The newest request with a reference, or NULL when none is left. */
-static struct i915_request *ring_last_request(struct i915_ring *ring)
+/*
+ * The newest request with a reference, queued (if @queued) or written
+ * into the ring, or NULL when none is left.
+ */
+static struct i915_request *ring_last_request(struct i915_ring *ring,
+					      bool queued)
 {
 	struct i915_request *rq = NULL;
 	unsigned long flags;
 
 	spin_lock_irqsave(&ring->fence_lock, flags);
-	if (!list_empty(&ring->requests)) {
+	if (queued && !list_empty(&ring->queue)) {
+		rq = list_last_entry(&ring->queue, struct i915_request, link);
+		dma_fence_get(&rq->fence);
+	} else if (!list_empty(&ring->requests)) {
 		rq = list_last_entry(&ring->requests, struct i915_request,
 				     link);
 		dma_fence_get(&rq->fence);
@@ -696,7 +1059,7 @@ int i915_request_wait_idle(struct i915_device *i915)
 	long ret;
 
 	for (;;) {
-		rq = ring_last_request(ring);
+		rq = ring_last_request(ring, true);
 		if (!rq)
 			return READ_ONCE(ring->wedged) ? -EIO : 0;
 
@@ -706,6 +1069,7 @@ int i915_request_wait_idle(struct i915_device *i915)
 		i915_request_put(rq);
 		if (ret)
 			return ret;
+		flush_work(&ring->submit_work);
 		flush_work(&ring->retire_work);
 	}
 }
@@ -721,6 +1085,7 @@ int i915_request_wait_idle(struct i915_device *i915)
 void i915_request_retire(struct i915_device *i915)
 {
 	i915_request_signal(i915);
+	flush_work(&i915->ring.submit_work);
 	flush_work(&i915->ring.retire_work);
 }
 
@@ -811,6 +1176,7 @@ void i915_request_print(struct i915_device *i915, struct drm_printer *p)
 		   hws_seqno(ring), READ_ONCE(ring->next_seqno),
 		   str_yes_no(READ_ONCE(ring->wedged)));
 	drm_printf(p, "hang checks: %lu\n", READ_ONCE(ring->hang_checks));
+	drm_printf(p, "queued: %u bytes\n", READ_ONCE(ring->queued_bytes));
 
 	spin_lock_irqsave(&ring->fence_lock, flags);
 	list_for_each_entry(rq, &ring->requests, link)
@@ -820,6 +1186,13 @@ void i915_request_print(struct i915_device *i915, struct drm_printer *p)
 			   dma_fence_is_signaled_locked(&rq->fence) ?
 			   "completed" : "running", rq->fence.error,
 			   rq->num_objects, rq->tail);
+	list_for_each_entry(rq, &ring->queue, link)
+		drm_printf(p, "seqno %llu: age %u ms, %s, error %d, %u objects, %d dependencies\n",
+			   rq->fence.seqno,
+			   jiffies_to_msecs(jiffies - rq->emitted),
+			   dma_fence_is_signaled_locked(&rq->fence) ?
+			   "cancelled" : "queued", rq->fence.error,
+			   rq->num_objects, atomic_read(&rq->pending));
 	spin_unlock_irqrestore(&ring->fence_lock, flags);
 }
 
@@ -835,6 +1208,9 @@ int i915_request_init(struct i915_device *i915)
 
 	spin_lock_init(&ring->fence_lock);
 	INIT_LIST_HEAD(&ring->requests);
+	INIT_LIST_HEAD(&ring->queue);
+	init_waitqueue_head(&ring->queue_wait);
+	INIT_WORK(&ring->submit_work, submit_work_fn);
 	ring->fence_context = dma_fence_context_alloc(1);
 	ring->next_seqno = 1;
 	ring->hws[I915_HWS_SEQNO_INDEX] = 0;
@@ -845,20 +1221,22 @@ int i915_request_init(struct i915_device *i915)
 
 /*
  * Wait uninterruptibly, up to @timeout_ms in all, for every outstanding
- * request, retiring the completed ones.  Return: true if the GPU is idle.
+ * request (and every queued one if @queued), retiring the completed
+ * ones.  Return: true if the GPU is idle.
  */
 static bool wait_idle_timeout(struct i915_device *i915,
-			      unsigned int timeout_ms)
+			      unsigned int timeout_ms, bool queued)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(timeout_ms);
 	struct i915_ring *ring = &i915->ring;
 	struct i915_request *rq;
 	long left, done;
 
-	while ((rq = ring_last_request(ring))) {
+	while ((rq = ring_last_request(ring, queued))) {
 		left = time_after(end, jiffies) ? end - jiffies : 0;
 		done = dma_fence_wait_timeout(&rq->fence, false, left);
 		i915_request_put(rq);
+		flush_work(&ring->submit_work);
 		flush_work(&ring->retire_work);
 		if (!done)
 			return false;
@@ -881,7 +1259,8 @@ static bool wait_idle_timeout(struct i915_device *i915,
  */
 void i915_request_quiesce(struct i915_device *i915)
 {
-	if (wait_idle_timeout(i915, I915_UNLOAD_IDLE_MS))
+	flush_work(&i915->ring.submit_work);
+	if (wait_idle_timeout(i915, I915_UNLOAD_IDLE_MS, true))
 		return;
 	drm_notice(&i915->drm, "GPU still busy %u ms into the unbind\n",
 		   I915_UNLOAD_IDLE_MS);
@@ -889,8 +1268,10 @@ void i915_request_quiesce(struct i915_device *i915)
 	if (!READ_ONCE(i915->ring.wedged))
 		i915_reset_wedge(i915);
 	mutex_unlock(&i915->reset_lock);
+	/* What still waits for a dependency completes with -EIO now. */
+	queue_submit(&i915->ring, true);
 	/* Every fence has signalled: this only retires. */
-	wait_idle_timeout(i915, I915_UNLOAD_IDLE_MS);
+	wait_idle_timeout(i915, I915_UNLOAD_IDLE_MS, true);
 }
 
 /**
@@ -908,7 +1289,8 @@ void i915_request_quiesce(struct i915_device *i915)
  * by then is wedged (its requests complete with -EIO) rather than
  * suspended with work on it, as upstream does; a batch that loops is
  * reset by the hang check meanwhile.  Completed requests are retired
- * and the hang check stops.
+ * and the hang check stops.  Requests still queued behind a dependency
+ * stay queued, and are written into the ring after the resume.
  */
 void i915_request_suspend(struct i915_device *i915)
 {
@@ -916,11 +1298,12 @@ void i915_request_suspend(struct i915_device *i915)
 	struct i915_ring *ring = &i915->ring;
 	u32 seqno = hws_seqno(ring);
 
+	flush_work(&ring->submit_work);
 	mutex_lock(&ring->lock);
 	ring->suspended = true;
 	mutex_unlock(&ring->lock);
 
-	while (!wait_idle_timeout(i915, I915_SUSPEND_IDLE_MS)) {
+	while (!wait_idle_timeout(i915, I915_SUSPEND_IDLE_MS, false)) {
 		/* a request completed meanwhile: the GPU is getting there */
 		if (hws_seqno(ring) != seqno && time_before(jiffies, end)) {
 			seqno = hws_seqno(ring);
@@ -947,6 +1330,8 @@ void i915_request_resume(struct i915_device *i915)
 	ring->suspended = false;
 	ring->hang_score = 0;
 	mutex_unlock(&ring->lock);
+	/* Requests queued meanwhile whose dependencies have signalled. */
+	queue_work(system_highpri_wq, &ring->submit_work);
 	/* Nothing is outstanding: the next request arms the hang check. */
 }
 
@@ -956,6 +1341,7 @@ void i915_request_resume(struct i915_device *i915)
  */
 void i915_request_fini(struct i915_device *i915)
 {
+	cancel_work_sync(&i915->ring.submit_work);
 	cancel_delayed_work_sync(&i915->ring.hangcheck_work);
 	cancel_work_sync(&i915->ring.retire_work);
 }

@@ -9,7 +9,8 @@
  *    sees unsignalled while the (slowed) batch runs and signalled after;
  *    an exec waits for a syncobj another exec signalled;
  *  - a syncobj holding another driver's fence (vgem's, imported from a
- *    sync_file): the exec waiting for it stays queued until it signals;
+ *    sync_file): the exec waiting for it returns at once and stays
+ *    queued (busy, its store not done) until it signals;
  *  - the TIMELINE_FENCES extension: points signalled in order, waited
  *    for, SYNCOBJ_QUERY;
  *  - FENCE_SUBMIT with the fence of a batch still running;
@@ -217,11 +218,13 @@ static int run_waiter(void *arg)
 /*
  * A syncobj holding vgem's unsignalled fence, imported from a sync_file
  * (DMA_BUF_IOCTL_EXPORT_SYNC_FILE of a vgem dma-buf): the exec waiting
- * for it is held until vgem signals, through either array.
+ * for it returns at once, and its batch is held until vgem signals,
+ * through either array.
  */
 static void vgem_wait(bool timeline)
 {
-	int vfd = drm_open_named("vgem"), fd = drm_open_driver_render(), dmabuf, status;
+	int vfd = drm_open_named("vgem"), fd = drm_open_driver_render(), dmabuf;
+	int64_t timeout = 0;
 	struct drm_vgem_fence_attach attach = { .flags = VGEM_FENCE_WRITE };
 	struct drm_vgem_fence_signal sig = { };
 	struct drm_mode_create_dumb dumb = {
@@ -247,15 +250,15 @@ static void vgem_wait(bool timeline)
 	igt_assert_ok(__syncobj_import_sync_file(fd, w.syncobj, ex.fd));
 	igt_assert_err(__syncobj_wait(fd, w.syncobj, 0, 0), -ETIME);
 
+	/* queued, not waited for on the CPU (a pread would wait for it) */
 	pid = igt_fork(run_waiter, &w);
-	igt_sleep_ms(500);
-	igt_assert_f(waitpid(pid, &status, WNOHANG) == 0,
-		     "the exec returned before vgem's fence signalled");
-	igt_assert_eq_u64(read_u32(fd, w.target), 0);
+	igt_assert_eq(igt_wait(pid), 0);
+	igt_sleep_ms(200);
+	igt_assert_err(__gem_wait(fd, w.target, &timeout), -ETIME);
 
 	sig.fence = attach.out_fence;
 	igt_assert_ok(igt_ioctl(vfd, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig));
-	igt_assert_eq(igt_wait(pid), 0);
+	gem_sync(fd, w.target);
 	igt_assert_eq_u64(read_u32(fd, w.target), MAGIC);
 
 	syncobj_destroy(fd, w.syncobj);
