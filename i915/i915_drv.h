@@ -403,7 +403,7 @@ struct i915_request {
 	bool queued;
 };
 
-/* Ring dwords i915_request_emit() writes: flush, breadcrumb, interrupt. */
+/* Ring dwords a request writes after its commands: flush, breadcrumb, IRQ. */
 #define I915_REQUEST_DWORDS	6
 
 /* Bytes of the render ring. */

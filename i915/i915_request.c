@@ -15,8 +15,9 @@
  * (and stays bound) until the GPU is done with it.
  *
  * A request is created before the ring lock is taken (allocations may
- * sleep), given its objects, and emitted under the ring lock, which is
- * where it gets its seqno.
+ * sleep), given its objects and its commands, and submitted under the
+ * ring lock, which is where it gets its seqno: written into the ring at
+ * once, or queued behind its dependencies (see "Dependencies" below).
  *
  * A hang check guarantees that every fence signals.  Every hangcheck_ms
  * while requests are outstanding and the breadcrumb has not moved, it
@@ -328,7 +329,7 @@ static void request_add_to_client(struct i915_request *rq,
  *
  * Return: the request, or ERR_PTR(-ENOMEM).  Its fence is initialised,
  * so that a sync_file can be made of it before the point of no return,
- * but it gets its seqno only from i915_request_emit(); until that
+ * but it gets its seqno only from i915_request_submit(); until that
  * succeeds, drop the request with i915_request_discard() (a sync_file
  * made of it meanwhile must never be installed).
  */
