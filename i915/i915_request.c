@@ -456,6 +456,14 @@ static int request_emit(struct i915_request *rq, struct drm_file *file)
 		list_move_tail(&rq->link, &ring->requests);
 	else
 		list_add_tail(&rq->link, &ring->requests);
+	/*
+	 * A wedge since i915_ring_begin() looked did not see it on the list
+	 * and stopped the ring: it completes with -EIO as the others did.
+	 */
+	if (ring->wedged && !dma_fence_is_signaled_locked(&rq->fence)) {
+		dma_fence_set_error(&rq->fence, -EIO);
+		dma_fence_signal_locked(&rq->fence);
+	}
 	spin_unlock_irqrestore(&ring->fence_lock, flags);
 
 	i915_ring_kick(i915);
@@ -640,10 +648,15 @@ static u32 request_bytes(const struct i915_request *rq)
 }
 
 /*
- * The most ring bytes the queue may hold before an execbuffer waits, as
- * upstream throttles when less than a page of the ring is left.
+ * The most ring bytes the queue may hold before an execbuffer waits.
+ * Upstream's queued requests are in its ring already, and it throttles
+ * when less than a page of it is left, so that igt measures the ring's
+ * capacity by filling it behind a cork (gem_submission_measure()) and
+ * then puts that many requests behind a spinner.  Half the ring: the
+ * same count must fit in the ring when each request needs a flush the
+ * measured ones did not.
  */
-#define I915_QUEUE_MAX_BYTES	(I915_RING_SIZE - PAGE_SIZE)
+#define I915_QUEUE_MAX_BYTES	(I915_RING_SIZE / 2)
 
 static bool fatal_error(int error)
 {
