@@ -20,7 +20,8 @@
  * MMAP_OFFSET (GTT and WB, with the mmap of the offset),
  * SET_DOMAIN, SET_CACHING, PIN (GTT binding: pages, DMA mappings, a GTT
  * node), EXECBUFFER2 (a batch with a relocation; and a blit with
- * FENCE_OUT, with a FENCE_ARRAY, with TIMELINE_FENCES), FLINK, OPEN, and the debugfs files i915_gem_drop_caches
+ * FENCE_OUT, with a FENCE_ARRAY, with TIMELINE_FENCES, queued behind a
+ * FENCE_IN of vgem's unsignalled fence when vgem is loaded), FLINK, OPEN, and the debugfs files i915_gem_drop_caches
  * (write) and i915_gem_objects (read), USERPTR (with PROBE) and an
  * EXECBUFFER2 that pins a userptr object's pages, PRIME_FD_TO_HANDLE of a
  * vgem dma-buf (when vgem is loaded), MADVISE (DONTNEED purging an
@@ -43,6 +44,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -50,6 +52,8 @@
 #include <unistd.h>
 
 #include <drm/drm_mode.h>
+#include <drm/vgem_drm.h>
+#include <linux/dma-buf.h>
 
 #include "gem.h"
 #include "syncobj.h"
@@ -150,6 +154,9 @@ struct op_ctx {
 	uint64_t rsvd2;		/* execbuf-fence-out: the fence fd out */
 	uint32_t syncobj[3];	/* execbuf-fence-array: wait, signal, timeline */
 	int free_fd;		/* the lowest free fd before the op */
+	int vfd;		/* execbuf-corked: vgem, -1 without */
+	uint32_t cork;		/* its unsignalled fence */
+	int cork_sync;		/* a sync_file of it */
 	long long baseline;	/* i915_gem_objects with nothing set up */
 };
 
@@ -557,6 +564,93 @@ static void check_execbuf_fence_array(struct op_ctx *c, int ret)
 	check_fo_target(c, ret);
 }
 
+/*
+ * The FENCE_OUT blit with FENCE_IN of vgem's unsignalled fence: the
+ * request is queued behind it (a callback allocated, the commands kept)
+ * and runs once the check signals it.
+ */
+static void setup_execbuf_corked(struct op_ctx *c)
+{
+	struct drm_mode_create_dumb dumb = {
+		.width = 1024, .height = 1, .bpp = 32,
+	};
+	struct drm_vgem_fence_attach attach = { .flags = VGEM_FENCE_WRITE };
+	struct drm_prime_handle ph = { .flags = DRM_CLOEXEC };
+	struct dma_buf_export_sync_file ex = { .flags = DMA_BUF_SYNC_WRITE };
+
+	setup_execbuf_fence_out(c);
+	c->vfd = drm_open_named("vgem");
+	if (c->vfd < 0)
+		return;
+	igt_assert_ok(igt_ioctl(c->vfd, DRM_IOCTL_MODE_CREATE_DUMB, &dumb));
+	attach.handle = dumb.handle;
+	igt_assert_ok(igt_ioctl(c->vfd, DRM_IOCTL_VGEM_FENCE_ATTACH, &attach));
+	c->cork = attach.out_fence;
+	ph.handle = dumb.handle;
+	igt_assert_ok(igt_ioctl(c->vfd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph));
+	igt_assert_ok(igt_ioctl(ph.fd, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &ex));
+	close(ph.fd);
+	c->cork_sync = ex.fd;
+	c->free_fd = lowest_free_fd();
+}
+
+static void teardown_execbuf_corked(struct op_ctx *c)
+{
+	if (c->vfd >= 0) {
+		close(c->cork_sync);
+		close(c->vfd);
+	}
+	teardown_execbuf(c);
+}
+
+static int run_execbuf_corked(struct op_ctx *c)
+{
+	struct drm_i915_gem_relocation_entry reloc = {
+		.target_handle = c->target,
+		.offset = 16,
+		.presumed_offset = ~0ull,
+		.read_domains = I915_GEM_DOMAIN_RENDER,
+		.write_domain = I915_GEM_DOMAIN_RENDER,
+	};
+	struct drm_i915_gem_exec_object2 obj[2] = {
+		{ .handle = c->target },
+		{ .handle = c->handle, .relocation_count = 1,
+		  .relocs_ptr = to_user_pointer(&reloc) },
+	};
+	struct drm_i915_gem_execbuffer2 eb = {
+		.buffers_ptr = to_user_pointer(obj),
+		.buffer_count = 2,
+		.batch_len = 32,
+		.flags = I915_EXEC_RENDER | I915_EXEC_FENCE_OUT |
+			 I915_EXEC_FENCE_IN,
+		.rsvd2 = c->cork_sync,
+	};
+	int ret;
+
+	if (c->vfd < 0)
+		return -ENODEV; /* not supported: skipped */
+	ret = igt_ioctl(c->fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, &eb);
+	c->rsvd2 = eb.rsvd2;
+	return ret;
+}
+
+/* queued until the cork signals, then as execbuf-fence-out */
+static void check_execbuf_corked(struct op_ctx *c, int ret)
+{
+	struct drm_vgem_fence_signal sig = { .fence = c->cork };
+
+	if (c->vfd < 0)
+		return;
+	if (!ret) {
+		struct pollfd p = { .fd = c->rsvd2 >> 32, .events = POLLIN };
+
+		igt_assert_f(poll(&p, 1, 0) == 0,
+			     "the corked batch's fence signalled");
+	}
+	igt_assert_ok(igt_ioctl(c->vfd, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig));
+	check_execbuf_fence_out(c, ret);
+}
+
 static void check_execbuf_timeline(struct op_ctx *c, int ret)
 {
 	check_execbuf_fence_array(c, ret);
@@ -812,6 +906,8 @@ static const struct op ops[] = {
 	  check_execbuf_fence_array },
 	{ "execbuf-timeline", setup_execbuf_fence_array, run_execbuf_timeline,
 	  undo_execbuf, teardown_execbuf_fence_array, check_execbuf_timeline },
+	{ "execbuf-corked", setup_execbuf_corked, run_execbuf_corked,
+	  undo_execbuf, teardown_execbuf_corked, check_execbuf_corked },
 	{ "flink", setup_object, run_flink, NULL, teardown_object, NULL },
 	{ "open", setup_flinked, run_open, undo_close_out2, teardown_object,
 	  NULL },
@@ -985,6 +1081,7 @@ SWEEP(execbuf, "execbuf")
 SWEEP(execbuf_fence_out, "execbuf-fence-out")
 SWEEP(execbuf_fence_array, "execbuf-fence-array")
 SWEEP(execbuf_timeline, "execbuf-timeline")
+SWEEP(execbuf_corked, "execbuf-corked")
 SWEEP(flink, "flink")
 SWEEP(open, "open")
 SWEEP(drop_caches, "drop-caches")
@@ -1141,6 +1238,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(sweep_execbuf_fence_out),
 	SUBTEST(sweep_execbuf_fence_array),
 	SUBTEST(sweep_execbuf_timeline),
+	SUBTEST(sweep_execbuf_corked),
 	SUBTEST(sweep_flink),
 	SUBTEST(sweep_open),
 	SUBTEST(sweep_drop_caches),
