@@ -176,6 +176,9 @@ struct i915_sim_drawrect {
  * @rect_next: slot of @rects the next rectangle goes to
  * @rect_total: drawing rectangles executed since the log was cleared
  *
+ * @kicks: kicks so far (written under &i915_sim.lock, read without it
+ *	by the thread's idle poll)
+ *
  * The fields from @in_batch to @err_fault are protected by &i915_sim.lock
  * (@epoch is also read without it, to stop long commands early).
  */
@@ -195,6 +198,7 @@ struct i915_sim_cs {
 	unsigned int epoch;
 	bool arb_enabled;
 	bool suspend_flush;
+	unsigned long kicks;
 	u32 err_addr;
 	u32 err_header;
 	const char *err_why;
