@@ -600,6 +600,9 @@ int i915_gtt_bind_locked(struct i915_gem_object *obj,
 void i915_gtt_unbind_locked(struct i915_gem_object *obj);
 int i915_gtt_unbind_idle_locked(struct i915_gem_object *obj);
 void i915_gtt_touch(struct i915_gem_object *obj);
+void i915_gtt_lru_lock(struct i915_device *i915);
+void i915_gtt_lru_unlock(struct i915_device *i915);
+void i915_gtt_touch_locked(struct i915_gem_object *obj);
 u64 i915_gtt_place_end(const struct i915_gtt *gtt,
 		       const struct i915_gtt_place *place);
 int i915_gtt_evict_all(struct i915_device *i915);
@@ -661,6 +664,8 @@ struct i915_request *i915_request_create(struct i915_device *i915,
 					 unsigned int max_objects);
 void i915_request_add_object(struct i915_request *rq,
 			     struct drm_gem_object *obj);
+void i915_request_take_object(struct i915_request *rq,
+			      struct drm_gem_object *obj);
 int i915_request_emit(struct i915_request *rq, struct drm_file *file);
 void i915_request_discard(struct i915_request *rq);
 void i915_request_put(struct i915_request *rq);
@@ -783,6 +788,9 @@ int i915_gem_object_create_handle(struct drm_file *file,
 				  struct i915_gem_object *obj, u32 *handle);
 struct i915_gem_object *i915_gem_object_lookup(struct drm_file *file,
 					       u32 handle);
+unsigned int i915_gem_object_lookup_many(struct drm_file *file,
+					 const u32 *handles, unsigned int n,
+					 struct i915_gem_object **objs);
 int i915_gem_object_pin_pages(struct i915_gem_object *obj);
 void i915_gem_object_unpin_pages(struct i915_gem_object *obj);
 int i915_gem_object_pread(struct i915_gem_object *obj, u64 offset,
