@@ -105,7 +105,7 @@
  * the last command that halted the engine and what was wrong, with the
  * kind of GTT fault after a colon), then the counters commands, batches,
  * blits, blit_bytes, flushes, user_interrupts, errors, privileged_noops,
- * drawrects and the current cmd_delay_us.  Addresses and registers in
+ * idle_looks, drawrects and the current cmd_delay_us.  Addresses and registers in
  * hex, counters in decimal.
  */
 
@@ -736,6 +736,7 @@ static bool cs_poll_for_work(struct i915_sim_cs *cs)
 	unsigned long kicks = READ_ONCE(cs->kicks);
 	u64 end = local_clock() + CS_IDLE_POLL_NS;
 
+	atomic_long_inc(&cs->idle_looks);
 	if (cs_has_work(cs))
 		return true;
 	do {
@@ -904,6 +905,7 @@ static void cs_show_counters(struct seq_file *m, struct i915_sim_cs *cs)
 	seq_printf(m, "errors: %ld\n", atomic_long_read(&cs->errors));
 	seq_printf(m, "privileged_noops: %ld\n",
 		   atomic_long_read(&cs->privileged_noops));
+	seq_printf(m, "idle_looks: %ld\n", atomic_long_read(&cs->idle_looks));
 	seq_printf(m, "drawrects: %llu\n", rects);
 	seq_printf(m, "cmd_delay_us: %u\n", READ_ONCE(sim_cmd_delay_us));
 }

@@ -166,6 +166,8 @@ struct i915_sim_drawrect {
  * @errors: errors that stopped the engine (debugfs)
  * @privileged_noops: privileged commands of non-secure batches, dropped
  *	(debugfs)
+ * @idle_looks: looks at the ring under the model's lock by the idle poll
+ *	(debugfs): one per poll, however long it lasts
  * @cmd: the command being executed; the thread's own
  * @blt: blitter setup state; the thread's own
  * @span_dst: blitter span buffer; the thread's own
@@ -212,6 +214,7 @@ struct i915_sim_cs {
 	atomic_long_t user_interrupts;
 	atomic_long_t errors;
 	atomic_long_t privileged_noops;
+	atomic_long_t idle_looks;
 
 	struct i915_sim_cmd cmd;
 	struct i915_sim_blt_setup blt;
