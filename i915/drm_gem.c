@@ -444,6 +444,38 @@ struct i915_gem_object *i915_gem_object_lookup(struct drm_file *file,
 }
 
 /**
+ * i915_gem_object_lookup_many - find several objects under one lock
+ * @file: the client
+ * @handles: the handles
+ * @n: how many
+ * @objs: the objects found, each with a new reference
+ *
+ * What i915_gem_object_lookup() does for each handle in turn, with the
+ * file's handle table locked once (an execbuffer's list).
+ *
+ * Return: how many handles from the first were found: @n, or the index
+ * of the first that names nothing (@objs is filled up to it).
+ */
+unsigned int i915_gem_object_lookup_many(struct drm_file *file,
+					 const u32 *handles, unsigned int n,
+					 struct i915_gem_object **objs)
+{
+	struct drm_gem_object *gem;
+	unsigned int i;
+
+	spin_lock(&file->table_lock);
+	for (i = 0; i < n; i++) {
+		gem = idr_find(&file->object_idr, handles[i]);
+		if (!gem)
+			break;
+		drm_gem_object_get(gem);
+		objs[i] = to_i915_obj(gem);
+	}
+	spin_unlock(&file->table_lock);
+	return i;
+}
+
+/**
  * i915_gem_object_pin_pages - make an object's pages resident
  * @obj: the object, its dma_resv lock held
  *

@@ -633,6 +633,9 @@ int i915_gtt_bind_locked(struct i915_gem_object *obj,
 void i915_gtt_unbind_locked(struct i915_gem_object *obj);
 int i915_gtt_unbind_idle_locked(struct i915_gem_object *obj);
 void i915_gtt_touch(struct i915_gem_object *obj);
+void i915_gtt_lru_lock(struct i915_device *i915);
+void i915_gtt_lru_unlock(struct i915_device *i915);
+void i915_gtt_touch_locked(struct i915_gem_object *obj);
 u64 i915_gtt_place_end(const struct i915_gtt *gtt,
 		       const struct i915_gtt_place *place);
 int i915_gtt_evict_all(struct i915_device *i915);
@@ -698,6 +701,8 @@ u32 *i915_request_commands(struct i915_request *rq, unsigned int dwords);
 int i915_request_await(struct i915_request *rq, struct dma_fence *fence);
 int i915_request_throttle(struct i915_device *i915, bool nonblock);
 int i915_request_submit(struct i915_request *rq, struct drm_file *file);
+void i915_request_take_object(struct i915_request *rq,
+			      struct drm_gem_object *obj);
 void i915_request_discard(struct i915_request *rq);
 void i915_request_put(struct i915_request *rq);
 void i915_request_signal(struct i915_device *i915);
@@ -819,6 +824,9 @@ int i915_gem_object_create_handle(struct drm_file *file,
 				  struct i915_gem_object *obj, u32 *handle);
 struct i915_gem_object *i915_gem_object_lookup(struct drm_file *file,
 					       u32 handle);
+unsigned int i915_gem_object_lookup_many(struct drm_file *file,
+					 const u32 *handles, unsigned int n,
+					 struct i915_gem_object **objs);
 int i915_gem_object_pin_pages(struct i915_gem_object *obj);
 void i915_gem_object_unpin_pages(struct i915_gem_object *obj);
 int i915_gem_object_pread(struct i915_gem_object *obj, u64 offset,

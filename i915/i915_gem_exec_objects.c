@@ -80,14 +80,31 @@ static unsigned int exec_hash_bits(const struct i915_exec *eb)
 	return ilog2(roundup_pow_of_two(2 * (unsigned long)eb->count));
 }
 
+/* Handles looked up under one lock of the file's table. */
+#define EXEC_LOOKUP_CHUNK	32
+
+/*
+ * Lists this short are checked for duplicates pair by pair: fewer
+ * comparisons than clearing and filling a table, and no allocation.
+ */
+#define EXEC_SHORT_LIST	8
+
 /* An object listed twice, under one handle or two, is -EINVAL. */
 static int exec_check_duplicates(struct i915_exec *eb)
 {
 	unsigned int bits = exec_hash_bits(eb);
 	unsigned long mask = BIT(bits) - 1, h;
 	struct i915_gem_object **slots, *obj;
-	unsigned int i;
+	unsigned int i, j;
 	int ret = 0;
+
+	if (eb->count <= EXEC_SHORT_LIST) {
+		for (i = 1; i < eb->count; i++)
+			for (j = 0; j < i; j++)
+				if (eb->objects[i].obj == eb->objects[j].obj)
+					goto twice;
+		return 0;
+	}
 
 	slots = kvcalloc(mask + 1, sizeof(*slots), GFP_KERNEL_ACCOUNT);
 	if (!slots)
@@ -105,6 +122,10 @@ static int exec_check_duplicates(struct i915_exec *eb)
 	}
 	kvfree(slots);
 	return ret;
+
+twice:
+	drm_dbg(&eb->i915->drm, "exec: object listed twice\n");
+	return -EINVAL;
 }
 
 static int cmp_fixed(const void *a, const void *b)
@@ -164,7 +185,8 @@ static int exec_check_fixed_overlap(struct i915_exec *eb, bool colors)
 
 /*
  * Handles hashed, for relocations that name their target by handle.
- * After exec_check_duplicates(), every handle is in the list once.
+ * After exec_check_duplicates(), every handle is in the list once.  A
+ * list without relocations needs no table.
  */
 static int exec_build_handles(struct i915_exec *eb)
 {
@@ -174,6 +196,11 @@ static int exec_build_handles(struct i915_exec *eb)
 	u32 handle;
 
 	if (eb->flags & I915_EXEC_HANDLE_LUT)
+		return 0;
+	for (i = 0; i < eb->count; i++)
+		if (eb->objects[i].relocation_count)
+			break;
+	if (i == eb->count)
 		return 0;
 
 	eb->handles = kvcalloc(mask + 1, sizeof(*eb->handles),
@@ -230,21 +257,32 @@ int i915_exec_handle_index(const struct i915_exec *eb, u32 handle)
  */
 int i915_exec_lookup(struct i915_exec *eb)
 {
+	u32 handles[EXEC_LOOKUP_CHUNK];
+	struct i915_gem_object *objs[EXEC_LOOKUP_CHUNK];
 	struct i915_exec_object *eo;
-	unsigned int i;
+	unsigned int i, k, n, found;
 	int ret;
 
-	for (i = 0; i < eb->count; i++) {
-		eo = &eb->objects[i];
-		eo->obj = i915_gem_object_lookup(eb->file, eo->handle);
-		if (!eo->obj) {
+	/* The handle table locked once per chunk, not once per handle. */
+	for (i = 0; i < eb->count; i += n) {
+		n = min_t(unsigned int, eb->count - i, EXEC_LOOKUP_CHUNK);
+		for (k = 0; k < n; k++)
+			handles[k] = eb->objects[i + k].handle;
+		found = i915_gem_object_lookup_many(eb->file, handles, n, objs);
+		for (k = 0; k < found; k++)
+			eb->objects[i + k].obj = objs[k];
+		/* The entries in list order: a bad one before a missing one. */
+		for (k = 0; k < found; k++) {
+			ret = exec_check_object(eb, &eb->objects[i + k]);
+			if (ret)
+				return ret;
+		}
+		if (found < n) {
+			eo = &eb->objects[i + found];
 			drm_dbg(&eb->i915->drm, "exec: no handle %u\n",
 				eo->handle);
 			return -ENOENT;
 		}
-		ret = exec_check_object(eb, eo);
-		if (ret)
-			return ret;
 	}
 
 	ret = exec_check_duplicates(eb);

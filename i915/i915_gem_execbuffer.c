@@ -78,8 +78,9 @@
  *    object's dma_resv (as a write where the batch writes the object),
  *    the objects' domains are updated, and the locks are dropped.
  * 9. Write-back, no lock held: the patched presumed offsets
- *    (i915_reloc_write_back()) and the objects' GTT addresses go back to
- *    the user's arrays, the FENCE_SIGNAL syncobjs get the request's
+ *    (i915_reloc_write_back()) and the objects' GTT addresses (where an
+ *    entry did not hold its object's already) go back to the user's
+ *    arrays, the FENCE_SIGNAL syncobjs get the request's
  *    fence (as a new timeline point where one was asked for), and for
  *    I915_EXEC_FENCE_OUT the sync_file is installed.
  *
@@ -228,34 +229,52 @@ static int exec_init(struct i915_exec *eb, struct drm_device *dev,
 	return 0;
 }
 
+/* Entries of the object list copied from user memory at a time. */
+#define EXEC_COPY_CHUNK	8
+
 /*
  * The object list of either version, @size bytes an entry.  A v1 entry
  * (&struct drm_i915_gem_exec_object) is the head of a v2 one: the same
  * fields at the same offsets, without @flags and @pad_to_size, which stay
- * 0 for v1.
+ * 0 for v1.  Entries are copied EXEC_COPY_CHUNK at a time (one user copy,
+ * and its checks, per chunk rather than per entry).
  */
 static int exec_copy_objects(struct i915_exec *eb, u64 buffers_ptr,
 			     size_t size)
 {
+	struct drm_i915_gem_exec_object2 chunk[EXEC_COPY_CHUNK] = { };
 	void __user *base = u64_to_user_ptr(buffers_ptr);
-	struct drm_i915_gem_exec_object2 __user *user;
-	struct drm_i915_gem_exec_object2 entry = { };
+	const struct drm_i915_gem_exec_object2 *entry;
 	struct i915_exec_object *eo;
-	unsigned int i;
+	unsigned int i, k, n;
 
-	for (i = 0; i < eb->count; i++) {
-		user = base + i * size;
-		if (copy_from_user(&entry, user, size))
-			return -EFAULT;
-		eo = &eb->objects[i];
-		eo->handle = entry.handle;
-		eo->relocation_count = entry.relocation_count;
-		eo->user_relocs = u64_to_user_ptr(entry.relocs_ptr);
-		eo->alignment = entry.alignment;
-		eo->offset = entry.offset;
-		eo->flags = entry.flags;
-		eo->pad_to_size = entry.pad_to_size;
-		eo->user_offset = &user->offset;
+	for (i = 0; i < eb->count; i += n) {
+		n = min_t(unsigned int, eb->count - i, EXEC_COPY_CHUNK);
+		/* v2: one copy; v1: its shorter entries one by one. */
+		if (size == sizeof(*chunk)) {
+			if (copy_from_user(chunk, base + i * size, n * size))
+				return -EFAULT;
+		} else {
+			for (k = 0; k < n; k++)
+				if (copy_from_user(&chunk[k],
+						   base + (i + k) * size, size))
+					return -EFAULT;
+		}
+		for (k = 0; k < n; k++) {
+			entry = &chunk[k];
+			eo = &eb->objects[i + k];
+			eo->handle = entry->handle;
+			eo->relocation_count = entry->relocation_count;
+			eo->user_relocs = u64_to_user_ptr(entry->relocs_ptr);
+			eo->alignment = entry->alignment;
+			eo->offset = entry->offset;
+			eo->user_offset_in = entry->offset;
+			eo->flags = entry->flags;
+			eo->pad_to_size = entry->pad_to_size;
+			eo->user_offset = base + (i + k) * size +
+				offsetof(struct drm_i915_gem_exec_object2,
+					 offset);
+		}
 	}
 	return 0;
 }
@@ -570,7 +589,9 @@ static int exec_create_request(struct i915_exec *eb)
 		return ret;
 	}
 	for (i = 0; i < eb->count; i++) {
-		i915_request_add_object(eb->rq, &eb->objects[i].obj->base);
+		/* The lookup's reference is the request's from now on. */
+		i915_request_take_object(eb->rq, &eb->objects[i].obj->base);
+		eb->rq_objects = i + 1;
 		/* What the error state shows if the batch hangs. */
 		if (eb->objects[i].flags & EXEC_OBJECT_CAPTURE) {
 			int ret = i915_error_capture_object(eb->rq, i);
@@ -759,8 +780,12 @@ static void exec_publish(struct i915_exec *eb)
 				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
 		i915_gem_object_set_gpu_domains(eo->obj, eo->read_domains,
 						eo->write_domain);
-		i915_gtt_touch(eo->obj);
 	}
+	/* The LRU under one lock for the whole list. */
+	i915_gtt_lru_lock(eb->i915);
+	for (i = 0; i < eb->count; i++)
+		i915_gtt_touch_locked(eb->objects[i].obj);
+	i915_gtt_lru_unlock(eb->i915);
 }
 
 /* Phase 4, again after -EDEADLK. */
@@ -863,15 +888,23 @@ static int exec_locked(struct i915_exec *eb)
 /* -------------------------------------------------------------------- */
 /* Phase 9: write-back, and the whole path                               */
 
-/* The objects' GTT addresses; a fault is ignored, as upstream does. */
+/*
+ * The objects' GTT addresses, where they differ from the entry's offset
+ * as the user gave it (the others would write the same value back); a
+ * fault is ignored, as upstream does.
+ */
 static void exec_write_back_offsets(struct i915_exec *eb)
 {
+	const struct i915_exec_object *eo;
 	unsigned int i;
 
-	for (i = 0; i < eb->count; i++)
-		if (put_user(eb->objects[i].offset,
-			     eb->objects[i].user_offset))
+	for (i = 0; i < eb->count; i++) {
+		eo = &eb->objects[i];
+		if (eo->offset == eo->user_offset_in)
+			continue;
+		if (put_user(eo->offset, eo->user_offset))
 			return;
+	}
 }
 
 /*
@@ -1041,7 +1074,8 @@ static void exec_fini(struct i915_exec *eb)
 	kfree(eb->syncobjs);
 	kvfree(eb->handles);
 	kvfree(eb->cliprects);
-	for (i = 0; i < eb->count; i++)
+	/* Those the request took were dropped with it, above. */
+	for (i = eb->rq_objects; i < eb->count; i++)
 		if (eb->objects[i].obj)
 			drm_gem_object_put(&eb->objects[i].obj->base);
 	kvfree(eb->objects);

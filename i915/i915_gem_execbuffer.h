@@ -50,6 +50,8 @@ struct i915_exec_syncobj {
  * @flags: EXEC_OBJECT_* flags (v1 entries have none)
  * @alignment: required GTT alignment, 0 or a power of two
  * @offset: in: softpin address or presumed offset; out: the GTT address
+ * @user_offset_in: the offset the user's entry held when copied in (an
+ *	unchanged one is not written back)
  * @pad_to_size: GTT space to take at least (EXEC_OBJECT_PAD_TO_SIZE)
  * @read_domains: GPU domains this execbuffer reads the object through
  * @write_domain: the GPU domain it writes the object through, or 0
@@ -68,6 +70,7 @@ struct i915_exec_object {
 	u64 flags;
 	u64 alignment;
 	u64 offset;
+	u64 user_offset_in;
 	u64 pad_to_size;
 	u32 read_domains;
 	u32 write_domain;
@@ -113,6 +116,8 @@ struct i915_exec_handle {
  * @syncobjs: FENCE_ARRAY and TIMELINE_FENCES entries, in the user's order
  * @num_syncobjs: entries in @syncobjs
  * @rq: the request, from when it is allocated
+ * @rq_objects: the first @rq_objects entries' lookup references are
+ *	@rq's (i915_request_take_object()), no longer the list's
  * @invalidate: GPU domains whose caches the MI_FLUSH before the batch
  *	invalidates
  * @flush: domains whose caches it flushes
@@ -152,6 +157,7 @@ struct i915_exec {
 	struct i915_exec_syncobj *syncobjs;
 	unsigned int num_syncobjs;
 	struct i915_request *rq;
+	unsigned int rq_objects;
 	u32 invalidate;
 	u32 flush;
 	bool moved;

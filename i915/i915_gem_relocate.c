@@ -288,6 +288,65 @@ static int reloc_check_one(struct i915_exec *eb, struct reloc_last *last,
 	return 0;
 }
 
+/*
+ * The last entry of one source that passed reloc_check_one(): its target
+ * and domains.  A following entry with the same three has nothing new
+ * to check but its offset (the same target, domains already valid and
+ * unioned into it, no write-domain conflict), and nothing to union:
+ * consecutive entries mostly repeat them (a batch's relocations into
+ * one buffer).
+ */
+struct reloc_repeat {
+	u32 handle;
+	u32 read_domains;
+	u32 write_domain;
+	u64 target_offset;	/* U64_MAX: no entry yet */
+	u64 last_dword;		/* the source's size - 4 */
+};
+
+static void reloc_repeat_init(struct reloc_repeat *r,
+			      const struct i915_exec_object *src)
+{
+	r->target_offset = U64_MAX;
+	r->last_dword = src->obj->base.size - sizeof(u32);
+}
+
+static void reloc_repeat_set(const struct i915_exec *eb,
+			     struct reloc_repeat *r,
+			     const struct reloc_last *last,
+			     const struct drm_i915_gem_relocation_entry *reloc)
+{
+	int index = eb->flags & I915_EXEC_HANDLE_LUT ? reloc->target_handle :
+						       last->index;
+
+	r->handle = reloc->target_handle;
+	r->read_domains = reloc->read_domains;
+	r->write_domain = reloc->write_domain;
+	r->target_offset = eb->objects[index].offset;
+}
+
+/*
+ * An entry like the last one (see &struct reloc_repeat) whose offset is
+ * good: true, and its presumed offset noted as reloc_check_one() would.
+ * False for anything else, which reloc_check_one() checks in full.
+ */
+static bool reloc_repeat_check(const struct i915_exec *eb,
+			       const struct reloc_repeat *r,
+			       struct i915_exec_object *src,
+			       const struct drm_i915_gem_relocation_entry *reloc)
+{
+	if (r->target_offset == U64_MAX ||
+	    reloc->target_handle != r->handle ||
+	    reloc->read_domains != r->read_domains ||
+	    reloc->write_domain != r->write_domain ||
+	    !IS_ALIGNED(reloc->offset, sizeof(u32)) ||
+	    reloc->offset > r->last_dword)
+		return false;
+	if (reloc->presumed_offset != r->target_offset)
+		src->relocs_stale = true;
+	return true;
+}
+
 /**
  * i915_reloc_check - validate every relocation, union the domains
  * @eb: the execbuffer, its objects looked up, no lock held
@@ -303,7 +362,9 @@ static int reloc_check_one(struct i915_exec *eb, struct reloc_last *last,
 int i915_reloc_check(struct i915_exec *eb)
 {
 	struct drm_i915_gem_relocation_entry stack[RELOC_CHUNK];
+	const struct drm_i915_gem_relocation_entry *reloc;
 	struct reloc_last last = RELOC_LAST_INIT;
+	struct reloc_repeat repeat;
 	struct i915_exec_object *src;
 	unsigned int i, j, k, n;
 	struct reloc_buf buf;
@@ -322,15 +383,22 @@ int i915_reloc_check(struct i915_exec *eb)
 	reloc_buf_init(&buf, eb, stack);
 	for (i = 0; i < eb->count && !ret; i++) {
 		src = &eb->objects[i];
+		reloc_repeat_init(&repeat, src);
 		for (j = 0; j < src->relocation_count && !ret; j += n) {
 			n = reloc_chunk_len(src, j, &buf);
 			ret = reloc_buf_read(&buf, &src->user_relocs[j], n,
 					     false);
 			if (ret)
 				break;
-			for (k = 0; k < n && !ret; k++)
-				ret = reloc_check_one(eb, &last, src,
-						      &buf.entries[k]);
+			for (k = 0; k < n && !ret; k++) {
+				reloc = &buf.entries[k];
+				if (reloc_repeat_check(eb, &repeat, src, reloc))
+					continue;
+				ret = reloc_check_one(eb, &last, src, reloc);
+				if (!ret)
+					reloc_repeat_set(eb, &repeat, &last,
+							 reloc);
+			}
 			cond_resched();
 		}
 	}

@@ -523,12 +523,46 @@ void i915_gtt_touch(struct i915_gem_object *obj)
 {
 	struct i915_gtt *gtt = obj_gtt(obj);
 
-	dma_resv_assert_held(obj->base.resv);
-
 	mutex_lock(&gtt->lock);
+	i915_gtt_touch_locked(obj);
+	mutex_unlock(&gtt->lock);
+}
+
+/**
+ * i915_gtt_lru_lock - take the GTT's lock for several touches
+ * @i915: the device
+ *
+ * For i915_gtt_touch_locked() over many objects (an execbuffer's list):
+ * one lock instead of one per object.  Taken after the objects' dma_resv
+ * locks, as always; dropped with i915_gtt_lru_unlock().
+ */
+void i915_gtt_lru_lock(struct i915_device *i915)
+{
+	mutex_lock(&i915->gtt.lock);
+}
+
+/**
+ * i915_gtt_lru_unlock - drop what i915_gtt_lru_lock() took
+ * @i915: the device
+ */
+void i915_gtt_lru_unlock(struct i915_device *i915)
+{
+	mutex_unlock(&i915->gtt.lock);
+}
+
+/**
+ * i915_gtt_touch_locked - i915_gtt_touch() under i915_gtt_lru_lock()
+ * @obj: the object, its dma_resv lock held
+ */
+void i915_gtt_touch_locked(struct i915_gem_object *obj)
+{
+	struct i915_gtt *gtt = obj_gtt(obj);
+
+	dma_resv_assert_held(obj->base.resv);
+	lockdep_assert_held(&gtt->lock);
+
 	if (drm_mm_node_allocated(&obj->gtt_node))
 		list_move_tail(&obj->gtt_link, &gtt->lru);
-	mutex_unlock(&gtt->lock);
 }
 
 /*

@@ -105,7 +105,7 @@
  * the last command that halted the engine and what was wrong, with the
  * kind of GTT fault after a colon), then the counters commands, batches,
  * blits, blit_bytes, flushes, user_interrupts, errors, privileged_noops,
- * drawrects and the current cmd_delay_us.  Addresses and registers in
+ * idle_looks, drawrects and the current cmd_delay_us.  Addresses and registers in
  * hex, counters in decimal.
  */
 
@@ -263,6 +263,8 @@ static void cs_kick(struct i915_sim *sim)
 	if (!(*reg(sim, I915_RING_CTL) & I915_RING_VALID) || sim->in_reset)
 		cs_reset_locked(cs);
 	cs_update_busy_locked(cs);
+	/* What the idle poll watches, without the lock (cs_poll_for_work()). */
+	WRITE_ONCE(cs->kicks, cs->kicks + 1);
 	wake_up_process(cs->task);
 }
 
@@ -721,18 +723,26 @@ static bool cs_step(struct i915_sim_cs *cs)
  * sleeps, as a command streamer keeps fetching: a tail write within that
  * time finds it running and needs no wake-up.  (Under TCG, waking the
  * thread on a halted vCPU took 16-25 us of the 100 us hand-off from the
- * tail write to the waiter; see Documentation/benchmarks.rst.)
+ * tail write to the waiter; see Documentation/benchmarks.rst.)  Work
+ * only ever arrives with a kick (a write to TAIL, RING_CTL or MI_MODE, a
+ * reset), so the poll watches the kick count, without the model's lock:
+ * polling under the lock kept the CPU's register writes and reads
+ * waiting for it.
  */
 #define CS_IDLE_POLL_NS	(50 * NSEC_PER_USEC)
 
 static bool cs_poll_for_work(struct i915_sim_cs *cs)
 {
+	unsigned long kicks = READ_ONCE(cs->kicks);
 	u64 end = local_clock() + CS_IDLE_POLL_NS;
 
+	atomic_long_inc(&cs->idle_looks);
+	if (cs_has_work(cs))
+		return true;
 	do {
 		if (kthread_should_stop() || need_resched())
 			return false;
-		if (cs_has_work(cs))
+		if (READ_ONCE(cs->kicks) != kicks)
 			return true;
 		cpu_relax();
 	} while (local_clock() < end);
@@ -895,6 +905,7 @@ static void cs_show_counters(struct seq_file *m, struct i915_sim_cs *cs)
 	seq_printf(m, "errors: %ld\n", atomic_long_read(&cs->errors));
 	seq_printf(m, "privileged_noops: %ld\n",
 		   atomic_long_read(&cs->privileged_noops));
+	seq_printf(m, "idle_looks: %ld\n", atomic_long_read(&cs->idle_looks));
 	seq_printf(m, "drawrects: %llu\n", rects);
 	seq_printf(m, "cmd_delay_us: %u\n", READ_ONCE(sim_cmd_delay_us));
 }

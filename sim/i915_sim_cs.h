@@ -166,6 +166,8 @@ struct i915_sim_drawrect {
  * @errors: errors that stopped the engine (debugfs)
  * @privileged_noops: privileged commands of non-secure batches, dropped
  *	(debugfs)
+ * @idle_looks: looks at the ring under the model's lock by the idle poll
+ *	(debugfs): one per poll, however long it lasts
  * @cmd: the command being executed; the thread's own
  * @blt: blitter setup state; the thread's own
  * @span_dst: blitter span buffer; the thread's own
@@ -175,6 +177,9 @@ struct i915_sim_drawrect {
  * @rects: the last %I915_SIM_DRAWRECT_LOG drawing rectangles
  * @rect_next: slot of @rects the next rectangle goes to
  * @rect_total: drawing rectangles executed since the log was cleared
+ *
+ * @kicks: kicks so far (written under &i915_sim.lock, read without it
+ *	by the thread's idle poll)
  *
  * The fields from @in_batch to @err_fault are protected by &i915_sim.lock
  * (@epoch is also read without it, to stop long commands early).
@@ -195,6 +200,7 @@ struct i915_sim_cs {
 	unsigned int epoch;
 	bool arb_enabled;
 	bool suspend_flush;
+	unsigned long kicks;
 	u32 err_addr;
 	u32 err_header;
 	const char *err_why;
@@ -208,6 +214,7 @@ struct i915_sim_cs {
 	atomic_long_t user_interrupts;
 	atomic_long_t errors;
 	atomic_long_t privileged_noops;
+	atomic_long_t idle_looks;
 
 	struct i915_sim_cmd cmd;
 	struct i915_sim_blt_setup blt;
