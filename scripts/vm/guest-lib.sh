@@ -101,8 +101,9 @@ kill_program() {
 	while :; do
 		n=0
 		for p in /proc/[0-9]*; do
-			[ "$(tr '\0' '\n' <"$p/cmdline" 2>/dev/null | head -n 1)" = "$1" ] ||
-				continue
+			# a process that ended meanwhile has no cmdline
+			[ "$({ tr '\0' '\n' <"$p/cmdline"; } 2>/dev/null |
+				head -n 1)" = "$1" ] || continue
 			kill -KILL "${p##*/}" 2>/dev/null
 			n=$((n + 1))
 		done
