@@ -34,6 +34,14 @@
  * copy, swap or migrate the pages through the CPU caches.  So cache
  * operations only ever touch pinned pages.
  *
+ * A GTT mmap may be written outside the GTT write domain: igt sets the
+ * domain before the first fault, and the unpin ending SET_DOMAIN sends an
+ * object without other pins straight back to the CPU domain.  So a fault
+ * of a writable GTT mmap marks the object (@gtt_written), and its next
+ * domain change or pread/pwrite flushes the GTT writes (a chipset flush)
+ * whatever the domain says, as upstream flushes a GGTT binding written
+ * through a fault.
+ *
  * pread and pwrite ask i915_gem_object_prepare_read() and
  * i915_gem_object_prepare_write() how to copy: pread invalidates the
  * range it reads when the CPU caches may be stale, and pwrite uses
@@ -83,6 +91,15 @@ static void invalidate_cpu_caches(struct i915_gem_object *obj)
 
 static void flush_write_domain(struct i915_gem_object *obj, u32 domains)
 {
+	/*
+	 * Writes through a GTT mmap faulted in after a SET_DOMAIN whose
+	 * unpin sent the object back to the CPU domain (see the DOC).
+	 */
+	if (obj->gtt_written) {
+		obj->gtt_written = false;
+		wmb(); /* drain the write-combining buffers first */
+		i915_chipset_flush(&obj_to_i915(obj)->hw);
+	}
 	if (!(obj->write_domain & domains))
 		return;
 
