@@ -877,6 +877,7 @@ int i915_gem_object_prepare_read(struct i915_gem_object *obj, bool *clflush);
 int i915_gem_object_prepare_write(struct i915_gem_object *obj,
 				  bool *nontemporal);
 void i915_gem_object_finish_write(struct i915_gem_object *obj);
+int i915_gem_object_flush_gtt_writes(struct i915_gem_object *obj);
 int i915_gem_object_flush_if_pinned(struct i915_gem_object *obj);
 int i915_gem_object_set_cache_level(struct i915_gem_object *obj, u32 level);
 void i915_gem_object_gpu_domains(struct i915_gem_object *obj, u32 *read,

@@ -341,6 +341,29 @@ void i915_gem_object_finish_write(struct i915_gem_object *obj)
 }
 
 /**
+ * i915_gem_object_flush_gtt_writes - before a CPU or WC mmap of the pages
+ * @obj: the object, no lock held
+ *
+ * I915_GEM_MMAP: writes through a GTT mmap reach memory before the
+ * caller reads the pages through the new map, as they would on silicon
+ * without any domain change (igt's gem_tiled_wc reads so).
+ *
+ * Return: 0, or -EINTR if a signal interrupted the wait for the lock.
+ */
+int i915_gem_object_flush_gtt_writes(struct i915_gem_object *obj)
+{
+	int ret;
+
+	ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
+	if (ret)
+		return ret;
+	if (obj->gtt_written)
+		flush_write_domain(obj, 0);
+	dma_resv_unlock(obj->base.resv);
+	return 0;
+}
+
+/**
  * i915_gem_object_flush_if_pinned - flush CPU writes of a resident object
  * @obj: the object, no lock held
  *

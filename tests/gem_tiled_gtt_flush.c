@@ -15,6 +15,8 @@
  *    pattern tiled (the reference tiling with swizzle).
  *  - cpu_map_x: the same, read through a CPU mmap after
  *    SET_DOMAIN(CPU, 0).
+ *  - wc_map_x: the same through a WC mmap (I915_GEM_MMAP), without any
+ *    SET_DOMAIN, as gem_tiled_wc reads.
  *  - pwrite_after: pread shows the map's writes, and a pwrite of other
  *    bytes afterwards shows through a new map (the flush did not leave a
  *    stale shadow behind).
@@ -89,6 +91,31 @@ static void subtest_cpu_map_x(void)
 	close(fd);
 }
 
+/* gem_tiled_wc's order: no SET_DOMAIN at all before the WC mmap reads */
+static void subtest_wc_map_x(void)
+{
+	int fd = drm_open_driver();
+	uint8_t *pattern = malloc(SIZE), *want = malloc(SIZE), *wc = NULL;
+	struct tsurf s;
+
+	igt_assert(pattern && want);
+	tsurf_setup(fd);
+	igt_fill_pattern(pattern, SIZE, 0x9a5);
+	tsurf_init(fd, &s, I915_TILING_X);
+	write_through_map(fd, &s, pattern);
+
+	igt_assert_ok(__gem_mmap(fd, s.bo.handle, 0, SIZE, I915_MMAP_WC,
+				 (void **)&wc));
+	tile(want, pattern, s.tiling, s.swizzle);
+	igt_assert_mem(wc, want, SIZE, "WC mmap after GTT writes: swizzle %u",
+		       s.swizzle);
+	munmap(wc, SIZE);
+	bo_fini(&s.bo, fd);
+	free(want);
+	free(pattern);
+	close(fd);
+}
+
 static void subtest_pwrite_after(void)
 {
 	int fd = drm_open_driver();
@@ -124,6 +151,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(pread_x),
 	SUBTEST(pread_y),
 	SUBTEST(cpu_map_x),
+	SUBTEST(wc_map_x),
 	SUBTEST(pwrite_after),
 };
 
