@@ -11,6 +11,8 @@
  * (the breadcrumb, the hang checks run so far and every request not yet
  * retired, with its age),
  * i915_ring (the ring's registers and the driver's view of it),
+ * i915_swizzle_info (the bit-6 swizzling of X and Y tiling, as upstream
+ * prints it, and "L-shaped memory detected" where detection failed),
  * i915_wedged (upstream's forced-reset knob: reads 1 while the device is
  * wedged; writing an engine mask with the render engine's bit resets the
  * GPU now, see i915_reset_debugfs_set()),
@@ -28,6 +30,7 @@
 #include <linux/debugfs.h>
 #include <linux/pci.h>
 #include <linux/seq_file.h>
+#include <uapi/drm/i915_drm.h>
 
 #include "i915_drv.h"
 #include "i915_reg.h"
@@ -162,6 +165,36 @@ static int i915_gem_fence_regs_show(struct seq_file *m, void *data)
 	return 0;
 }
 
+static const char *swizzle_name(u32 swizzle)
+{
+	static const char *const names[] = {
+		[I915_BIT_6_SWIZZLE_NONE] = "none",
+		[I915_BIT_6_SWIZZLE_9] = "bit9",
+		[I915_BIT_6_SWIZZLE_9_10] = "bit9/bit10",
+		[I915_BIT_6_SWIZZLE_9_11] = "bit9/bit11",
+		[I915_BIT_6_SWIZZLE_9_10_11] = "bit9/bit10/bit11",
+		[I915_BIT_6_SWIZZLE_9_17] = "bit9/bit17",
+		[I915_BIT_6_SWIZZLE_9_10_17] = "bit9/bit10/bit17",
+	};
+
+	return swizzle < ARRAY_SIZE(names) && names[swizzle] ?
+	       names[swizzle] : "unknown";
+}
+
+/* As upstream's: igt's gem_tiled_swapping looks for "L-shaped" here. */
+static int i915_swizzle_info_show(struct seq_file *m, void *unused)
+{
+	struct i915_device *i915 = node_to_i915(m);
+
+	seq_printf(m, "bit6 swizzle for X-tiling = %s\n",
+		   swizzle_name(i915_fence_swizzle(i915, I915_TILING_X)));
+	seq_printf(m, "bit6 swizzle for Y-tiling = %s\n",
+		   swizzle_name(i915_fence_swizzle(i915, I915_TILING_Y)));
+	if (i915_fence_swizzle_unknown(i915))
+		seq_puts(m, "L-shaped memory detected\n");
+	return 0;
+}
+
 static const struct drm_info_list i915_debugfs_list[] = {
 	{ "i915_capabilities", i915_capabilities_show, 0 },
 	{ "i915_exec_stats", i915_exec_stats_show, 0 },
@@ -171,6 +204,7 @@ static const struct drm_info_list i915_debugfs_list[] = {
 	{ "i915_interrupt_info", i915_interrupt_info_show, 0 },
 	{ "i915_requests", i915_requests_show, 0 },
 	{ "i915_ring", i915_ring_show, 0 },
+	{ "i915_swizzle_info", i915_swizzle_info_show, 0 },
 };
 
 static int i915_drop_caches_get(void *data, u64 *val)

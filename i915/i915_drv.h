@@ -530,6 +530,9 @@ struct i915_mmap_offset;
  *	(under &i915_gtt.lock)
  * @userfault_link: entry in &i915_gtt.userfault while @userfault
  * @views: the object's partial views (under &i915_gtt.lock)
+ * @gtt_written: a writable GTT mmap was faulted in since the last flush of
+ *	its writes, whatever the write domain says (under the dma_resv lock;
+ *	i915_gem_domain.c)
  *
  * @pages, @sgt, @pages_pin_count, @read_domains, @write_domain,
  * @cache_level, @gtt_dma, @pin_count and @pin_owner are protected by the
@@ -564,6 +567,7 @@ struct i915_gem_object {
 	bool userfault;
 	struct list_head userfault_link;
 	struct list_head views;
+	bool gtt_written;
 };
 
 static inline struct i915_gem_object *to_i915_obj(struct drm_gem_object *obj)
@@ -917,6 +921,7 @@ int i915_gem_object_prepare_read(struct i915_gem_object *obj, bool *clflush);
 int i915_gem_object_prepare_write(struct i915_gem_object *obj,
 				  bool *nontemporal);
 void i915_gem_object_finish_write(struct i915_gem_object *obj);
+int i915_gem_object_flush_gtt_writes(struct i915_gem_object *obj);
 int i915_gem_object_flush_if_pinned(struct i915_gem_object *obj);
 int i915_gem_object_set_cache_level(struct i915_gem_object *obj, u32 level);
 void i915_gem_object_gpu_domains(struct i915_gem_object *obj, u32 *read,

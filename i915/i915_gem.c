@@ -484,7 +484,10 @@ int i915_gem_mmap_ioctl(struct drm_device *dev, void *data,
 			args->offset, args->size, obj->base.size);
 		addr = -EINVAL;
 	} else {
-		addr = i915_gem_object_mmap(obj, args->offset, args->size, wc);
+		addr = i915_gem_object_flush_gtt_writes(obj);
+		if (!addr)
+			addr = i915_gem_object_mmap(obj, args->offset,
+						    args->size, wc);
 	}
 	drm_gem_object_put(&obj->base);
 

@@ -34,6 +34,14 @@
  * copy, swap or migrate the pages through the CPU caches.  So cache
  * operations only ever touch pinned pages.
  *
+ * A GTT mmap may be written outside the GTT write domain: igt sets the
+ * domain before the first fault, and the unpin ending SET_DOMAIN sends an
+ * object without other pins straight back to the CPU domain.  So a fault
+ * of a writable GTT mmap marks the object (@gtt_written), and its next
+ * domain change or pread/pwrite flushes the GTT writes (a chipset flush)
+ * whatever the domain says, as upstream flushes a GGTT binding written
+ * through a fault.
+ *
  * pread and pwrite ask i915_gem_object_prepare_read() and
  * i915_gem_object_prepare_write() how to copy: pread invalidates the
  * range it reads when the CPU caches may be stale, and pwrite uses
@@ -83,6 +91,15 @@ static void invalidate_cpu_caches(struct i915_gem_object *obj)
 
 static void flush_write_domain(struct i915_gem_object *obj, u32 domains)
 {
+	/*
+	 * Writes through a GTT mmap faulted in after a SET_DOMAIN whose
+	 * unpin sent the object back to the CPU domain (see the DOC).
+	 */
+	if (obj->gtt_written) {
+		obj->gtt_written = false;
+		wmb(); /* drain the write-combining buffers first */
+		i915_chipset_flush(&obj_to_i915(obj)->hw);
+	}
 	if (!(obj->write_domain & domains))
 		return;
 
@@ -321,6 +338,29 @@ void i915_gem_object_finish_write(struct i915_gem_object *obj)
 {
 	wmb(); /* the non-temporal stores before the flush */
 	i915_chipset_flush(&obj_to_i915(obj)->hw);
+}
+
+/**
+ * i915_gem_object_flush_gtt_writes - before a CPU or WC mmap of the pages
+ * @obj: the object, no lock held
+ *
+ * I915_GEM_MMAP: writes through a GTT mmap reach memory before the
+ * caller reads the pages through the new map, as they would on silicon
+ * without any domain change (igt's gem_tiled_wc reads so).
+ *
+ * Return: 0, or -EINTR if a signal interrupted the wait for the lock.
+ */
+int i915_gem_object_flush_gtt_writes(struct i915_gem_object *obj)
+{
+	int ret;
+
+	ret = dma_resv_lock_interruptible(obj->base.resv, NULL);
+	if (ret)
+		return ret;
+	if (obj->gtt_written)
+		flush_write_domain(obj, 0);
+	dma_resv_unlock(obj->base.resv);
+	return 0;
 }
 
 /**

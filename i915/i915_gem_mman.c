@@ -621,6 +621,9 @@ static int gtt_fault_locked(struct vm_area_struct *vma,
 	/* Uncached GTT access to snooped pages is incoherent here (no LLC). */
 	if (obj->cache_level != I915_CACHING_NONE)
 		return -EFAULT;
+	/* Flushed at the next domain change, pread or pwrite. */
+	if (vma->vm_flags & VM_WRITE)
+		obj->gtt_written = true;
 
 	ret = fault_normal(obj, ww);
 	if ((ret == -ENOSPC || ret == -EINVAL) && obj->tiling == I915_TILING_NONE)

@@ -20,13 +20,16 @@
  * shadow.  The points:
  *
  * - every chipset flush (the driver's flush of GTT writes, domain
- *   changes, a ring tail write);
+ *   changes, a ring tail write): every shadow, since the CPU may have
+ *   written the shadows or memory directly (a shadow neither side
+ *   changed since its snapshot costs a read of memory and two
+ *   comparisons);
  * - before every command the command streamer fetches from the ring (not
  *   from a batch): before a batch starts and after it returns, before the
- *   breadcrumb that says it finished (there only the shadows the CPU
- *   wrote, or whose fence range the GPU wrote since the last merge: the
- *   model tracks the range of the GPU's writes; a chipset flush merges
- *   them all, since the CPU may have written memory directly);
+ *   breadcrumb that says it finished (there only the shadows whose fence
+ *   range the GPU wrote since the last merge: the model tracks the range
+ *   of the GPU's writes; the CPU's writes reached memory at the chipset
+ *   flush before the ring's tail moved);
  * - before GTT entries under a fence's range change (the shadows of the
  *   changed pages are then dropped: the driver zapped the user PTEs that
  *   point at them, as it must before rewriting an entry on silicon);
@@ -40,8 +43,8 @@
  * each other's writes (silicon would show them after the write-combining
  * buffers drain, with no ordering a client may rely on without a flush);
  * a byte both wrote between two points keeps the CPU's value; the
- * shadows cost a page and a snapshot each, and a merge of all of them at
- * every ring command; what a CPU access hits when the fence's tiled
+ * shadows cost a page and a snapshot each, and a comparison of all of
+ * them at every chipset flush (one per execbuffer); what a CPU access hits when the fence's tiled
  * address has no valid GTT entry (silicon: whatever the GMCH does) is a
  * shadow read as zeros and writes that go nowhere.
  *
@@ -94,6 +97,52 @@ static int shadow_copy(struct i915_sim *sim,
 	return 0;
 }
 
+/*
+ * Read a linear range of a fenced surface from tiled memory, as
+ * shadow_copy() does, but with one GTT lookup and one mapping for each
+ * run of pieces that land in the same page: a swizzled page is 64 pieces
+ * in 8 pages, and a chipset flush reads every shadow's page.
+ */
+static int shadow_read(struct i915_sim *sim,
+		       const struct i915_sim_fence_desc *f, u32 addr,
+		       void *buf, size_t len)
+{
+	struct page *page = NULL;
+	u32 run, n, gpa, cur = 0;
+	unsigned long flags;
+	void *vaddr = NULL;
+	int ret = 0;
+
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	while (len) {
+		gpa = f->start + i915_sim_tiled_offset(sim, addr - f->start,
+						       f->stride, f->y, &run);
+		n = min_t(size_t, min_t(size_t, len, run),
+			  PAGE_SIZE - offset_in_page(gpa));
+		if (!page || gpa >> PAGE_SHIFT != cur) {
+			if (vaddr)
+				kunmap_local(vaddr);
+			vaddr = NULL;
+			page = i915_sim_gtt_page_locked(sim, gpa);
+			if (IS_ERR(page)) {
+				atomic_long_inc(&sim->gtt_faults);
+				ret = PTR_ERR(page);
+				break;
+			}
+			vaddr = kmap_local_page(page);
+			cur = gpa >> PAGE_SHIFT;
+		}
+		memcpy(buf, vaddr + offset_in_page(gpa), n);
+		addr += n;
+		buf += n;
+		len -= n;
+	}
+	if (vaddr)
+		kunmap_local(vaddr);
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
+	return ret;
+}
+
 static bool same_layout(const struct i915_sim_fence_desc *a,
 			const struct i915_sim_fence_desc *b)
 {
@@ -123,10 +172,16 @@ static void shadow_merge(struct i915_sim *sim, unsigned long idx,
 	unsigned int i;
 
 	lockdep_assert_held(&sim->shadow_lock);
-	if (shadow_copy(sim, &sh->f, addr, mem, PAGE_SIZE, false))
+	if (shadow_read(sim, &sh->f, addr, mem, PAGE_SIZE))
 		return;	/* memory out of reach: keep what the CPU has */
 
 	cpu = kmap_local_page(sh->page);
+	/* Neither side changed since the snapshot: the common case. */
+	if (!memcmp(mem, sh->snap, PAGE_SIZE) &&
+	    !memcmp(cpu, sh->snap, PAGE_SIZE)) {
+		kunmap_local(cpu);
+		return;
+	}
 	for (i = 0; i < PAGE_SIZE / sizeof(u64); i++) {
 		c = READ_ONCE(cpu[i]);
 		m = byte_mask(c ^ sh->snap[i]);
@@ -222,8 +277,8 @@ int i915_sim_shadow_pfn(struct i915_sim *sim, u32 addr,
 	shadows_check_layout_locked(sim);
 	sh = xa_load(&sim->shadows, idx);
 	if (!sh) {
-		ret = shadow_copy(sim, f, addr & PAGE_MASK, sim->shadow_buf,
-				  PAGE_SIZE, false);
+		ret = shadow_read(sim, f, addr & PAGE_MASK, sim->shadow_buf,
+				  PAGE_SIZE);
 		if (ret) {
 			ret = -EFAULT;
 			xa_release(&sim->shadows, idx);
@@ -249,22 +304,12 @@ out:
 	return ret;
 }
 
-/* Did the CPU write to the shadow since its last merge? */
-static bool shadow_cpu_dirty(struct sim_shadow *sh)
-{
-	void *cpu = kmap_local_page(sh->page);
-	bool dirty = memcmp(cpu, sh->snap, PAGE_SIZE);
-
-	kunmap_local(cpu);
-	return dirty;
-}
-
 /**
  * i915_sim_shadow_sync - merge the shadows with memory
  * @sim: the model, in process context
- * @all: every shadow (the chipset flush: the CPU may have written memory
- *	behind the aperture's back, through its caches), else only those the
- *	CPU wrote or whose fence range the GPU wrote since the last sync
+ * @all: every shadow (the chipset flush: the CPU may have written the
+ *	shadows, or memory behind the aperture's back through its caches),
+ *	else only those whose fence range the GPU wrote since the last sync
  *
  * For the chipset flush and the command streamer (see the DOC).
  */
@@ -284,10 +329,11 @@ void i915_sim_shadow_sync(struct i915_sim *sim, bool all)
 	sim->gpu_dirty_lo = U64_MAX;
 	sim->gpu_dirty_hi = 0;
 	raw_spin_unlock_irqrestore(&sim->lock, flags);
-	xa_for_each(&sim->shadows, idx, sh) {
-		if (all || (sh->f.start < hi && sh->f.end > lo) ||
-		    shadow_cpu_dirty(sh))
-			shadow_merge(sim, idx, sh);
+	if (all || lo < hi) {
+		xa_for_each(&sim->shadows, idx, sh) {
+			if (all || (sh->f.start < hi && sh->f.end > lo))
+				shadow_merge(sim, idx, sh);
+		}
 	}
 	mutex_unlock(&sim->shadow_lock);
 }

@@ -4,7 +4,9 @@
  * /sys/kernel/debug/dri/<minor>/: i915_gem_objects (first line: object
  * count and bytes) follows creation and destruction exactly,
  * i915_gem_drop_caches reads back a hex mask and takes it as igt writes
- * it, i915_capabilities describes the GPU.
+ * it, i915_capabilities describes the GPU, i915_swizzle_info names the
+ * bit-6 swizzling SET_TILING reports, as upstream's does (igt's
+ * gem_tiled_swapping reads it).
  */
 #include <ctype.h>
 #include <unistd.h>
@@ -198,6 +200,39 @@ static void subtest_capabilities(void)
 	close(fd);
 }
 
+/* upstream's names of the I915_BIT_6_SWIZZLE_* modes userspace sees */
+static const char *swizzle_name(uint32_t swizzle)
+{
+	static const char *const names[] = {
+		"none", "bit9", "bit9/bit10", "bit9/bit11", "bit9/bit10/bit11",
+	};
+
+	return swizzle < 5 ? names[swizzle] : "unknown";
+}
+
+static void subtest_swizzle_info(void)
+{
+	int fd = drm_open_driver();
+	struct drm_i915_gem_set_tiling st = {
+		.handle = gem_create(fd, 65536),
+		.tiling_mode = I915_TILING_X,
+		.stride = 512,
+	};
+	char buf[4096], want[128];
+	int ret;
+
+	igt_assert_ok(igt_ioctl(fd, DRM_IOCTL_I915_GEM_SET_TILING, &st));
+	ret = igt_debugfs_read(fd, "i915_swizzle_info", buf, sizeof(buf));
+	igt_assert_f(ret > 0, "reading i915_swizzle_info: %s",
+		     igt_errname(ret));
+	snprintf(want, sizeof(want), "bit6 swizzle for X-tiling = %s\n",
+		 swizzle_name(st.swizzle_mode));
+	igt_assert_f(strstr(buf, want), "no \"%s\" in:\n%s", want, buf);
+	igt_assert_f(!strstr(buf, "L-shaped"), "L-shaped:\n%s", buf);
+	gem_close(fd, st.handle);
+	close(fd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST(objects_create_close),
 	SUBTEST(objects_flink_open),
@@ -207,6 +242,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(drop_caches_write),
 	SUBTEST(drop_caches_keeps_data),
 	SUBTEST(capabilities),
+	SUBTEST(swizzle_info),
 };
 
 igt_main(tests)

@@ -10,7 +10,8 @@
 # tests/run-suite.sh) and every GPU, the binary runs whole with
 # IGT_DEVICE=drm:/dev/dri/cardN of that GPU (then the other GPUs' cards,
 # ";"-separated: igt's multigpu-* subtests use them), under IGT_TIMEOUT seconds
-# (SIGKILL), its output in /out/igt/<gpu>/<binary>.log; then that GPU's
+# (SIGKILL, then every process of the binary: its igt_fork children), its
+# output in /out/igt/<gpu>/<binary>.log; then that GPU's
 # i915_gem_objects must be back to 0 (within about 15 s: a killed
 # binary's spinner ends at the next hangcheck reset) and the kernel log
 # clean, both blamed on the binary.  After a binary that did not exit 0
@@ -70,7 +71,7 @@ now() {
 # run_binary BINARY SIM: one binary on one GPU; non-zero if the modules
 # must be reloaded after it.
 run_binary() {
-	local t="$1" sim="$2" gpu slot card start rc why="" n i args devs other oslot ocard
+	local t="$1" sim="$2" gpu slot card start rc why="" n i args devs other oslot ocard left
 	gpu=$(gpu_name "$sim")
 	mkdir -p "$OUT/$gpu"
 	echo "==== $t@$gpu ===="
@@ -95,12 +96,14 @@ run_binary() {
 	rc=$?
 	set +f
 	# children igt forked (igt_fork) outlive a killed parent: they would
-	# hold the device open
-	pkill -KILL -f "^$TESTS_DIR/$t( |\$)" 2>/dev/null && sleep 1
+	# go on running and hold the device open
+	left=$(kill_program "$TESTS_DIR/$t")
 	# what people read on the console: the verdicts and failures
 	grep -E '^(Subtest|Dynamic subtest) .*: (FAIL|CRASH|TIMEOUT)|^Received signal|^Stack trace' \
 		"$OUT/$gpu/$t.log"
 	[ $rc = 137 ] && why="killed after ${IGT_TIMEOUT}s (timeout)"
+	[ "$left" = 0 ] ||
+		why="${why:+$why; }$left of its processes still there 10 s after SIGKILL"
 	n=$(objects_left "$slot")
 	# a killed binary's last batch (igt's spinner) ends when hangcheck
 	# resets it, some seconds after its file closes (upstream: within its

@@ -92,6 +92,28 @@ objects_left() {
 	echo "$n"
 }
 
+# kill_program PATH: SIGKILL every process whose argv[0] is PATH (a killed
+# binary's forked children: igt_fork), again until none is left (a child
+# may fork while it dies), for up to about 10 s; the number of processes
+# still there on stdout.  Debian's busybox has no pkill or pgrep.
+kill_program() {
+	local p n i=0
+	while :; do
+		n=0
+		for p in /proc/[0-9]*; do
+			# a process that ended meanwhile has no cmdline
+			[ "$({ tr '\0' '\n' <"$p/cmdline"; } 2>/dev/null |
+				head -n 1)" = "$1" ] || continue
+			kill -KILL "${p##*/}" 2>/dev/null
+			n=$((n + 1))
+		done
+		[ $n = 0 ] || [ $i -ge 100 ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$n"
+}
+
 # sim_ids ID...: the ids= argument of i915_sim.ko, "0x2772,0x2a42".
 sim_ids() {
 	echo "$*" | tr ' ' ','
