@@ -115,6 +115,8 @@ struct i915_gtt {
  * @fixed: bind at exactly @offset (softpin)
  * @end: the binding must end at or below this address (the mappable
  *	aperture, for a GTT mmap); 0 for no limit
+ * @noevict: -ENOSPC rather than evict anything (a GTT mmap fault's
+ *	first try, as upstream's PIN_NOEVICT)
  */
 struct i915_gtt_place {
 	u64 size;
@@ -122,6 +124,7 @@ struct i915_gtt_place {
 	u64 offset;
 	bool fixed;
 	u64 end;
+	bool noevict;
 };
 
 /**

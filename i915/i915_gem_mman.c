@@ -12,13 +12,14 @@
  *
  * - GTT: a PFN mapping through the CPU aperture (BAR 2), write-combined.
  *   Its fault binds the object into the mappable part of the GTT
- *   (evicting if needed) and inserts the page frames the hardware seam
- *   names for those aperture pages (i915_hw_aperture_pfn()).  An object
- *   larger than half the mappable range, or one that cannot be placed in
- *   it, gets a partial view instead: a 1 MiB chunk of its pages around
- *   the faulting one, bound on its own at another GTT address, as
- *   upstream does.  Snooped objects give SIGBUS (GTT access to them is
- *   incoherent on these parts without LLC).
+ *   (where there is a hole: nothing is evicted for it) and inserts the
+ *   page frames the hardware seam names for those aperture pages
+ *   (i915_hw_aperture_pfn()).  An object larger than half the mappable
+ *   range, or one that finds no hole in it, gets a partial view instead
+ *   (evicting if needed): a 1 MiB chunk of its pages around the faulting
+ *   one, bound on its own at another GTT address, as upstream does.
+ *   Snooped objects give SIGBUS (GTT access to them is incoherent on
+ *   these parts without LLC).
  * - WC, WB, UC: CPU mappings of the object's shmfs pages, with
  *   pgprot_writecombine(), the default, or pgprot_noncached(): the
  *   mapping becomes one of the shmfs file (as the legacy MMAP's), whose
@@ -462,8 +463,11 @@ static int insert_pfns(struct vm_area_struct *vma,
 
 /*
  * The normal view: the whole object bound inside the mappable range, its
- * fence (if tiled) pinned.  -ENOSPC (or -EINVAL for a pinned misplaced
- * object) sends the caller to a partial view.
+ * fence (if tiled) pinned.  As upstream, nothing is evicted for it: when
+ * it finds no hole, -ENOSPC (or -EINVAL for a pinned misplaced object)
+ * sends the caller to a partial view, which may evict.  (Evicting whole
+ * objects for it would have two big objects mapped at once evict each
+ * other at every access.)
  */
 static int fault_normal(struct i915_gem_object *obj, struct i915_ww *ww)
 {
@@ -471,6 +475,7 @@ static int fault_normal(struct i915_gem_object *obj, struct i915_ww *ww)
 	struct i915_gtt_place place = {
 		.size = obj->base.size,
 		.end = mappable_end(i915),
+		.noevict = true,
 	};
 	int ret;
 
