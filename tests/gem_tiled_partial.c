@@ -7,7 +7,7 @@
  * swizzled as SET_TILING reports).
  *
  *  - big_x, big_y: an object larger than the mappable aperture.  A word
- *    per page written through the map, in order (more views than are
+ *    every 5 MiB written through the map, in order (more views than are
  *    kept and than there are fences: they evict each other and steal
  *    each other's fences), read back through the map and by pread at
  *    the tiled offset; 2 MiB across a view boundary written through the
@@ -31,6 +31,12 @@
 
 #define SZ_1M		(1024 * 1024ull)
 #define BOUNDARY_LEN	(2 * SZ_1M)
+/*
+ * Pages between samples, about 5 MiB: each in a view of its own, more
+ * views than are kept (32) and than there are fences, at a cost the
+ * debug lane affords (a view's fault makes a shadow page per page).
+ */
+#define SPREAD		1283
 
 /* BAR 2's size, from the third line of sysfs "resource" */
 static uint64_t aperture_size(int fd)
@@ -106,11 +112,11 @@ static void flush_map(int fd, struct big *b)
 }
 
 static void write_samples(struct big *b, uint64_t first, uint64_t end,
-			  uint32_t seed)
+			  uint64_t step, uint32_t seed)
 {
 	uint64_t i;
 
-	for (i = first; i < end; i++)
+	for (i = first; i < end; i += step)
 		b->map[sample_at(i) / 4] = sample(i, seed);
 }
 
@@ -179,9 +185,10 @@ static void big(uint32_t tiling)
 	tsurf_setup(fd);
 	big_init(fd, &b, size, tiling);
 
-	write_samples(&b, 0, pages, 0x7a000000u + tiling);
+	write_samples(&b, 0, pages, SPREAD, 0x7a000000u + tiling);
+	write_samples(&b, pages - 1, pages, 1, 0x7a000000u + tiling);
 	flush_map(fd, &b);
-	check_samples(fd, &b, 0, pages, 1, 0x7a000000u + tiling, "in order");
+	check_samples(fd, &b, 0, pages, SPREAD, 0x7a000000u + tiling, "in order");
 	/* backwards: every view was dropped meanwhile */
 	check_samples(fd, &b, pages - 1, pages, 1, 0x7a000000u + tiling, "last");
 	check_samples(fd, &b, 0, 1, 1, 0x7a000000u + tiling, "first");
@@ -215,8 +222,8 @@ static void half(uint32_t tiling)
 	tsurf_setup(fd);
 	big_init(fd, &b, size, tiling);
 
-	write_samples(&b, 0, 512, 0x3c000000u);
-	write_samples(&b, pages - 512, pages, 0x3c000000u);
+	write_samples(&b, 0, 512, 1, 0x3c000000u);
+	write_samples(&b, pages - 512, pages, 1, 0x3c000000u);
 	flush_map(fd, &b);
 	check_samples(fd, &b, 0, 512, 1, 0x3c000000u, "first 2 MiB");
 	check_samples(fd, &b, pages - 512, pages, 1, 0x3c000000u, "last 2 MiB");
@@ -241,14 +248,14 @@ static void subtest_unbind(void)
 	int fd = drm_open_driver();
 	uint64_t size = aperture_size(fd) / 2 + 2 * SZ_1M;
 	uint64_t pages = size / PAGE_SZ;
-	uint64_t step = 97, i;
+	uint64_t step = SPREAD, i;
 	uint32_t swizzle, w;
 	struct big b;
 
 	tsurf_setup(fd);
 	big_init(fd, &b, size, I915_TILING_X);
 	swizzle = b.s.swizzle;
-	write_samples(&b, 0, pages, 0x51000000u);
+	write_samples(&b, 0, pages, step, 0x51000000u);
 	flush_map(fd, &b);
 
 	igt_assert_ok(igt_debugfs_write(fd, "i915_gem_drop_caches", "0x2"));
@@ -291,11 +298,11 @@ static void subtest_fences_taken(void)
 	for (r = 0; r < 2; r++) {
 		/* every register to a small object, through its map */
 		for (i = 0; i < fences; i++) {
-			write_samples(&small[i], 0, 256, 0x600 + r * 64 + i);
+			write_samples(&small[i], 0, 256, 1, 0x600 + r * 64 + i);
 			flush_map(fd, &small[i]);
 		}
 		/* then views of the big one take them */
-		write_samples(&b, r * 4096, r * 4096 + 2048, 0x0b000000u + r);
+		write_samples(&b, r * 4096, r * 4096 + 2048, 1, 0x0b000000u + r);
 		flush_map(fd, &b);
 		for (i = 0; i < fences; i++)
 			check_samples(fd, &small[i], 0, 256, 1,
