@@ -116,6 +116,8 @@ struct i915_gtt {
  * @fixed: bind at exactly @offset (softpin)
  * @end: the binding must end at or below this address (the mappable
  *	aperture, for a GTT mmap); 0 for no limit
+ * @noevict: -ENOSPC rather than evict anything (a GTT mmap fault's
+ *	first try, as upstream's PIN_NOEVICT)
  */
 struct i915_gtt_place {
 	u64 size;
@@ -123,6 +125,7 @@ struct i915_gtt_place {
 	u64 offset;
 	bool fixed;
 	u64 end;
+	bool noevict;
 };
 
 /**
@@ -214,6 +217,28 @@ struct i915_ring {
 struct i915_error_state;
 struct i915_fences;
 struct i915_fence_reg;
+
+/**
+ * struct i915_fence_view - a GTT mmap's partial view as a fence sees it
+ * @obj: the tiled object (the view goes before the object does)
+ * @reg: the register describing the view, or NULL (under
+ *	&i915_fences.lock)
+ * @start: GTT address of the view's node
+ * @size: bytes the fence covers from @start (i915_gem_fence_size() of
+ *	the view's bytes)
+ * @first: first page of @obj in the view
+ * @count: pages of @obj in the view
+ *
+ * All but @reg are set before the view first takes a fence, then fixed.
+ */
+struct i915_fence_view {
+	struct i915_gem_object *obj;
+	struct i915_fence_reg *reg;
+	u64 start;
+	u64 size;
+	pgoff_t first;
+	unsigned int count;
+};
 
 /**
  * struct i915_gpu_error - the error state kept for the user
@@ -769,6 +794,7 @@ void i915_fence_fini(struct i915_device *i915);
 void i915_fence_restore(struct i915_device *i915);
 u32 i915_fence_swizzle(struct i915_device *i915, u32 tiling);
 bool i915_fence_swizzle_unknown(struct i915_device *i915);
+u64 i915_gem_tile_row_size(struct i915_gem_object *obj);
 u64 i915_gem_fence_size(struct i915_device *i915, u64 size, u32 tiling,
 			u32 stride);
 u64 i915_gem_fence_alignment(struct i915_device *i915, u64 size, u32 tiling,
@@ -782,6 +808,12 @@ void i915_gem_object_unpin_fence(struct i915_gem_object *obj);
 int i915_gem_object_put_fence(struct i915_gem_object *obj);
 void i915_gem_object_release_fence(struct i915_gem_object *obj);
 void i915_gem_fence_zap_gtt_mmaps(struct i915_gem_object *obj);
+int i915_gem_view_pin_fence(struct i915_fence_view *fv);
+void i915_gem_view_unpin_fence(struct i915_fence_view *fv);
+void i915_fences_lock(struct i915_device *i915);
+void i915_fences_unlock(struct i915_device *i915);
+void i915_gem_view_release_fence_locked(struct i915_device *i915,
+					struct i915_fence_view *fv);
 void i915_fence_print(struct i915_device *i915, struct drm_printer *p);
 
 /* i915_gem_tiling.c */
@@ -897,6 +929,8 @@ void i915_gem_object_mmap_close(struct drm_gem_object *gem,
 void i915_gem_object_mmap_free(struct i915_gem_object *obj);
 void i915_gem_object_release_mmap_gtt(struct i915_gem_object *obj);
 void i915_gem_object_zap_mmap_gtt(struct i915_gem_object *obj);
+void i915_gem_mmap_zap_range(struct i915_gem_object *obj, pgoff_t first,
+			     unsigned int count);
 void i915_gem_mmap_revoke_all(struct i915_device *i915);
 unsigned int i915_gem_mmap_release_views(struct i915_device *i915);
 bool i915_gem_mmap_node_is_view(struct i915_device *i915,

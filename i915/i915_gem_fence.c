@@ -28,7 +28,11 @@
  * (i915_gem_mman.c) binds the object with i915_gem_object_fence_place()
  * too and pins the fence while it inserts PTEs; every steal and release
  * calls i915_gem_fence_zap_gtt_mmaps() on the old owner before the
- * register is rewritten, which zaps its GTT mmap's PTEs.
+ * register is rewritten, which zaps its GTT mmap's PTEs.  A GTT mmap's
+ * partial view of a tiled object (&struct i915_fence_view) takes a
+ * register of its own the same way (i915_gem_view_pin_fence()): it
+ * describes the view's GTT range with the object's tiling; only the CPU
+ * uses it, so it is never busy, and a steal zaps the view's PTEs.
  *
  * Bit-6 swizzling is detected once, at load, from the memory
  * controller's registers exactly as upstream's detection reads them (see
@@ -55,12 +59,15 @@
  * @obj: the object the register describes, or NULL (no reference: an
  *	object loses its fence, under &i915_fences.lock, before it is
  *	unbound or freed)
+ * @view: the partial view of @obj it describes, or NULL for @obj's
+ *	normal binding (a view, too, loses its fence before it is freed)
  * @id: register number
  * @pin_count: users that need the register to keep describing @obj
  */
 struct i915_fence_reg {
 	struct list_head link;
 	struct i915_gem_object *obj;
+	struct i915_fence_view *view;
 	unsigned int id;
 	unsigned int pin_count;
 };
@@ -156,6 +163,19 @@ static u32 tile_height(struct i915_device *i915, u32 tiling)
 	if (tiling == I915_TILING_Y && !i915->info->y_tile_512)
 		return I945_TILE_HEIGHT_Y;
 	return I915_TILE_HEIGHT_X;
+}
+
+/**
+ * i915_gem_tile_row_size - bytes of one row of tiles of an object
+ * @obj: the object, tiled
+ *
+ * Return: the stride times the tile height of the object's tiling; a
+ * chunk of the object that starts on a multiple of it is tiled alone
+ * exactly as in the whole object.
+ */
+u64 i915_gem_tile_row_size(struct i915_gem_object *obj)
+{
+	return (u64)obj->stride * tile_height(obj_to_i915(obj), obj->tiling);
 }
 
 /**
@@ -262,7 +282,10 @@ static void fence_write(struct i915_device *i915, struct i915_fence_reg *reg)
 	u64 start = 0, size = 0;
 	u32 val = 0, hi = 0, width;
 
-	if (obj) {
+	if (reg->view) {
+		start = reg->view->start;
+		size = reg->view->size;
+	} else if (obj) {
 		start = obj->gtt_node.start;
 		size = i915_gem_fence_size(i915, obj->base.size, obj->tiling,
 					   obj->stride);
@@ -313,13 +336,14 @@ void i915_gem_fence_zap_gtt_mmaps(struct i915_gem_object *obj)
 
 /*
  * Wait until the register's object is idle; under the lock, which keeps
- * the object from being freed meanwhile.
+ * the object from being freed meanwhile.  A partial view is only the
+ * CPU's: nothing to wait for.
  */
 static int fence_wait_idle(struct i915_fence_reg *reg, bool intr)
 {
 	long ret;
 
-	if (!reg->obj)
+	if (!reg->obj || reg->view)
 		return 0;
 	ret = dma_resv_wait_timeout(reg->obj->base.resv,
 				    DMA_RESV_USAGE_BOOKKEEP, intr,
@@ -334,14 +358,21 @@ static void fence_detach(struct i915_fence_reg *reg)
 
 	if (!old)
 		return;
-	i915_gem_fence_zap_gtt_mmaps(old);
-	WRITE_ONCE(old->fence, NULL);
+	if (reg->view) {
+		i915_gem_mmap_zap_range(old, reg->view->first,
+					reg->view->count);
+		reg->view->reg = NULL;
+		reg->view = NULL;
+	} else {
+		i915_gem_fence_zap_gtt_mmaps(old);
+		WRITE_ONCE(old->fence, NULL);
+	}
 	reg->obj = NULL;
 }
 
 static bool fence_busy(const struct i915_fence_reg *reg)
 {
-	return reg->obj &&
+	return reg->obj && !reg->view &&
 	       !dma_resv_test_signaled(reg->obj->base.resv,
 				       DMA_RESV_USAGE_BOOKKEEP);
 }
@@ -422,6 +453,115 @@ int i915_gem_object_pin_fence(struct i915_gem_object *obj)
 out:
 	mutex_unlock(&f->lock);
 	return ret;
+}
+
+/**
+ * i915_gem_view_pin_fence - give a partial view of a tiled object a fence
+ * @fv: the view's claim: @fv->obj's dma_resv lock held, @fv->start and
+ *	@fv->size where i915_gem_fence_size() and i915_gem_fence_alignment()
+ *	of the view's bytes place it in the aperture
+ *
+ * As i915_gem_object_pin_fence(), for the chunk of the object that a
+ * GTT mmap's partial view binds on its own (i915_gem_mman.c): the
+ * register describes @fv->start..@fv->start + @fv->size with the object's
+ * tiling and stride, and keeps doing so after the unpin until a steal,
+ * which zaps the view's PTEs first.  Only the CPU accesses a view, so
+ * no GPU work is waited for on its behalf.
+ *
+ * Return: 0, -ENOBUFS if every register is pinned, -EINTR or
+ * -ERESTARTSYS on a signal.
+ */
+int i915_gem_view_pin_fence(struct i915_fence_view *fv)
+{
+	struct i915_device *i915 = obj_to_i915(fv->obj);
+	struct i915_fences *f = i915->fences;
+	struct i915_fence_reg *reg;
+	int ret;
+
+	dma_resv_assert_held(fv->obj->base.resv);
+	ret = mutex_lock_interruptible(&f->lock);
+	if (ret)
+		return ret;
+	reg = fv->reg;
+	if (!reg) {
+		reg = fence_find(f);
+		if (IS_ERR(reg)) {
+			ret = PTR_ERR(reg);
+			goto out;
+		}
+		ret = fence_wait_idle(reg, true);
+		if (ret)
+			goto out;
+		fence_detach(reg);
+		reg->obj = fv->obj;
+		reg->view = fv;
+		fv->reg = reg;
+		fence_write(i915, reg);
+	}
+	reg->pin_count++;
+	list_move_tail(&reg->link, &f->lru);
+out:
+	mutex_unlock(&f->lock);
+	return ret;
+}
+
+/**
+ * i915_gem_view_unpin_fence - drop a pin of i915_gem_view_pin_fence()
+ * @fv: the view's claim
+ */
+void i915_gem_view_unpin_fence(struct i915_fence_view *fv)
+{
+	struct i915_fences *f = obj_to_i915(fv->obj)->fences;
+
+	mutex_lock(&f->lock);
+	if (fv->reg && fv->reg->pin_count)
+		fv->reg->pin_count--;
+	mutex_unlock(&f->lock);
+}
+
+/**
+ * i915_fences_lock - take &i915_fences.lock around dropping partial views
+ * @i915: the device
+ *
+ * A view's fence goes with its node, under &i915_gtt.lock, which nests
+ * inside this one.
+ */
+void i915_fences_lock(struct i915_device *i915)
+{
+	mutex_lock(&i915->fences->lock);
+}
+
+/**
+ * i915_fences_unlock - drop the lock i915_fences_lock() took
+ * @i915: the device
+ */
+void i915_fences_unlock(struct i915_device *i915)
+{
+	mutex_unlock(&i915->fences->lock);
+}
+
+/**
+ * i915_gem_view_release_fence_locked - a dropped partial view loses its fence
+ * @i915: the device, i915_fences_lock() held
+ * @fv: the view's claim, unpinned, its user PTEs zapped by the caller
+ *
+ * Invalidates the register (to the cold end of the LRU list) before the
+ * view's GTT range can be handed to anyone else.
+ */
+void i915_gem_view_release_fence_locked(struct i915_device *i915,
+					struct i915_fence_view *fv)
+{
+	struct i915_fences *f = i915->fences;
+	struct i915_fence_reg *reg = fv->reg;
+
+	lockdep_assert_held(&f->lock);
+	if (!reg)
+		return;
+	reg->view = NULL;
+	reg->obj = NULL;
+	fv->reg = NULL;
+	fence_write(i915, reg);
+	list_move(&reg->link, &f->lru);
 }
 
 /**
@@ -566,7 +706,12 @@ void i915_fence_print(struct i915_device *i915, struct drm_printer *p)
 		reg = &f->regs[i];
 		drm_printf(p, "fence %2u: pins %u, %s",
 			   i, reg->pin_count, fence_busy(reg) ? "busy" : "idle");
-		if (reg->obj)
+		if (reg->view)
+			drm_printf(p, ", 0x%08llx+0x%llx %c stride %u (view)\n",
+				   reg->view->start, reg->view->size,
+				   reg->obj->tiling == I915_TILING_Y ? 'Y' : 'X',
+				   reg->obj->stride);
+		else if (reg->obj)
 			drm_printf(p, ", 0x%08llx+0x%zx %c stride %u\n",
 				   reg->obj->gtt_node.start,
 				   reg->obj->base.size,

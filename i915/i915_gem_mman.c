@@ -12,13 +12,14 @@
  *
  * - GTT: a PFN mapping through the CPU aperture (BAR 2), write-combined.
  *   Its fault binds the object into the mappable part of the GTT
- *   (evicting if needed) and inserts the page frames the hardware seam
- *   names for those aperture pages (i915_hw_aperture_pfn()).  An object
- *   larger than half the mappable range, or one that cannot be placed in
- *   it, gets a partial view instead: a 1 MiB chunk of its pages around
- *   the faulting one, bound on its own at another GTT address, as
- *   upstream does.  Snooped objects give SIGBUS (GTT access to them is
- *   incoherent on these parts without LLC).
+ *   (where there is a hole: nothing is evicted for it) and inserts the
+ *   page frames the hardware seam names for those aperture pages
+ *   (i915_hw_aperture_pfn()).  An object larger than half the mappable
+ *   range, or one that finds no hole in it, gets a partial view instead
+ *   (evicting if needed): a 1 MiB chunk of its pages around the faulting
+ *   one, bound on its own at another GTT address, as upstream does.
+ *   Snooped objects give SIGBUS (GTT access to them is incoherent on
+ *   these parts without LLC).
  * - WC, WB, UC: CPU mappings of the object's shmfs pages, with
  *   pgprot_writecombine(), the default, or pgprot_noncached(): the
  *   mapping becomes one of the shmfs file (as the legacy MMAP's), whose
@@ -44,7 +45,13 @@
  * (i915_gem_object_zap_mmap_gtt()), and the next access faults and
  * takes a fence again; with every fence pinned by running execbuffers
  * the fault retries.  A tiled object that does not fit the mappable
- * range whole gets no partial view: SIGBUS (see differences.rst).
+ * range whole gets partial views, as upstream: each starts on a row of
+ * tiles (1 MiB rounded up to whole rows), is bound where a fence can
+ * describe it (on Gen3 a naturally aligned power of two) and takes a
+ * fence of its own (i915_gem_view_pin_fence()) whose start is the
+ * view's GTT address and whose stride and tiling are the object's, so
+ * that the aperture shows the chunk linear; a steal of that fence zaps
+ * the view's PTEs, and dropping the view releases it.
  *
  * Locking: the fault runs under mmap_lock and takes the object's dma_resv
  * lock through an acquire context (eviction may take others'), then
@@ -52,7 +59,9 @@
  * No path takes mmap_lock inside a dma_resv lock (no user copy happens
  * under one).  Partial views are on &i915_gtt.views and
  * &i915_gem_object.views, under &i915_gtt.lock; a view being filled by a
- * fault is pinned and stays until it is unpinned.
+ * fault is pinned and stays until it is unpinned.  Views are made and
+ * dropped under &i915_fences.lock too, taken before &i915_gtt.lock (as a
+ * fence steal zaps under it), so that a view's fence goes with its node.
  */
 
 #include <drm/drm_drv.h>
@@ -103,8 +112,11 @@ struct i915_mmap_offset {
  * @dma: their DMA addresses
  * @link: entry in &i915_gtt.views, least recently used first
  * @obj_link: entry in &i915_gem_object.views
+ * @fv: its fence, if the object was tiled when the view was made
+ *	(@fv.size is 0 otherwise); the view is dropped before the object's
+ *	tiling changes
  *
- * All fields but @pages and @dma are under &i915_gtt.lock.
+ * All fields but @pages, @dma and @fv are under &i915_gtt.lock.
  */
 struct i915_gtt_view {
 	struct drm_mm_node node;
@@ -117,6 +129,7 @@ struct i915_gtt_view {
 	dma_addr_t *dma;
 	struct list_head link;
 	struct list_head obj_link;
+	struct i915_fence_view fv;
 };
 
 static struct address_space *dev_mapping(struct i915_gem_object *obj)
@@ -124,9 +137,16 @@ static struct address_space *dev_mapping(struct i915_gem_object *obj)
 	return obj->base.dev->anon_inode->i_mapping;
 }
 
-/* Zap the user PTEs of pages [first, first + count) of the GTT offset. */
-static void zap_gtt_range(struct i915_gem_object *obj, pgoff_t first,
-			  unsigned int count)
+/**
+ * i915_gem_mmap_zap_range - zap the GTT mmap PTEs of a range of pages
+ * @obj: the object, alive
+ * @first: first page of the object
+ * @count: pages
+ *
+ * For a partial view that loses its fence register.
+ */
+void i915_gem_mmap_zap_range(struct i915_gem_object *obj, pgoff_t first,
+			     unsigned int count)
 {
 	struct i915_mmap_offset *mmo = READ_ONCE(obj->mmo[I915_MMAP_TYPE_GTT]);
 
@@ -158,8 +178,25 @@ static void view_free(struct i915_gtt_view *view)
 }
 
 /*
+ * Dropping views takes the fence lock, then the GTT lock: a tiled view's
+ * fence goes with its node.
+ */
+static void views_lock(struct i915_device *i915)
+{
+	i915_fences_lock(i915);
+	mutex_lock(&i915->gtt.lock);
+}
+
+static void views_unlock(struct i915_device *i915)
+{
+	mutex_unlock(&i915->gtt.lock);
+	i915_fences_unlock(i915);
+}
+
+/*
  * Take an unpinned view out of the GTT: its user PTEs first, then its
- * entries; the caller frees it once the GTT lock is dropped.
+ * entries (while its fence still describes them), then its fence; the
+ * caller frees it once the locks are dropped.  Under views_lock().
  */
 static void view_unlink_locked(struct i915_gtt *gtt, struct i915_gtt_view *view,
 			       struct list_head *dead)
@@ -167,9 +204,10 @@ static void view_unlink_locked(struct i915_gtt *gtt, struct i915_gtt_view *view,
 	struct i915_device *i915 = container_of(gtt, struct i915_device, gtt);
 
 	lockdep_assert_held(&gtt->lock);
-	zap_gtt_range(view->obj, view->first, view->count);
+	i915_gem_mmap_zap_range(view->obj, view->first, view->count);
 	i915_hw_gtt_clear(&i915->hw, view->node.start >> PAGE_SHIFT,
 			  view->count);
+	i915_gem_view_release_fence_locked(i915, &view->fv);
 	drm_mm_remove_node(&view->node);
 	list_del(&view->obj_link);
 	list_move_tail(&view->link, dead);
@@ -213,14 +251,14 @@ unsigned int i915_gem_mmap_release_views(struct i915_device *i915)
 	unsigned int n = 0;
 	LIST_HEAD(dead);
 
-	mutex_lock(&gtt->lock);
+	views_lock(i915);
 	list_for_each_entry_safe(view, next, &gtt->views, link) {
 		if (view->pin)
 			continue;
 		view_unlink_locked(gtt, view, &dead);
 		n++;
 	}
-	mutex_unlock(&gtt->lock);
+	views_unlock(i915);
 	views_free(&dead);
 	return n;
 }
@@ -269,19 +307,20 @@ static bool userfault_clear_locked(struct i915_gem_object *obj)
  */
 void i915_gem_object_release_mmap_gtt(struct i915_gem_object *obj)
 {
-	struct i915_gtt *gtt = &obj_to_i915(obj)->gtt;
+	struct i915_device *i915 = obj_to_i915(obj);
+	struct i915_gtt *gtt = &i915->gtt;
 	struct i915_gtt_view *view, *next;
 	LIST_HEAD(dead);
 
 	dma_resv_assert_held(obj->base.resv);
 
-	mutex_lock(&gtt->lock);
+	views_lock(i915);
 	if (userfault_clear_locked(obj))
-		zap_gtt_range(obj, 0, obj->base.size >> PAGE_SHIFT);
+		i915_gem_mmap_zap_range(obj, 0, obj->base.size >> PAGE_SHIFT);
 	list_for_each_entry_safe(view, next, &obj->views, obj_link)
 		if (!view->pin)
 			view_unlink_locked(gtt, view, &dead);
-	mutex_unlock(&gtt->lock);
+	views_unlock(i915);
 	views_free(&dead);
 }
 
@@ -300,7 +339,7 @@ void i915_gem_object_zap_mmap_gtt(struct i915_gem_object *obj)
 
 	mutex_lock(&gtt->lock);
 	if (userfault_clear_locked(obj))
-		zap_gtt_range(obj, 0, obj->base.size >> PAGE_SHIFT);
+		i915_gem_mmap_zap_range(obj, 0, obj->base.size >> PAGE_SHIFT);
 	mutex_unlock(&gtt->lock);
 }
 
@@ -319,7 +358,7 @@ void i915_gem_mmap_revoke_all(struct i915_device *i915)
 	mutex_lock(&gtt->lock);
 	list_for_each_entry_safe(obj, next, &gtt->userfault, userfault_link) {
 		userfault_clear_locked(obj);
-		zap_gtt_range(obj, 0, obj->base.size >> PAGE_SHIFT);
+		i915_gem_mmap_zap_range(obj, 0, obj->base.size >> PAGE_SHIFT);
 	}
 	mutex_unlock(&gtt->lock);
 	i915_gem_mmap_release_views(i915);
@@ -354,7 +393,8 @@ void i915_gem_object_mmap_close(struct drm_gem_object *gem,
 void i915_gem_object_mmap_free(struct i915_gem_object *obj)
 {
 	struct drm_vma_offset_manager *mgr = obj->base.dev->vma_offset_manager;
-	struct i915_gtt *gtt = &obj_to_i915(obj)->gtt;
+	struct i915_device *i915 = obj_to_i915(obj);
+	struct i915_gtt *gtt = &i915->gtt;
 	struct i915_gtt_view *view, *next;
 	unsigned int type;
 	LIST_HEAD(dead);
@@ -365,11 +405,11 @@ void i915_gem_object_mmap_free(struct i915_gem_object *obj)
 	 * off the list has zapped it already and frees it without @obj.
 	 */
 	if (READ_ONCE(obj->userfault) || !list_empty_careful(&obj->views)) {
-		mutex_lock(&gtt->lock);
+		views_lock(i915);
 		userfault_clear_locked(obj);
 		list_for_each_entry_safe(view, next, &obj->views, obj_link)
 			view_unlink_locked(gtt, view, &dead);
-		mutex_unlock(&gtt->lock);
+		views_unlock(i915);
 		views_free(&dead);
 	}
 
@@ -423,8 +463,11 @@ static int insert_pfns(struct vm_area_struct *vma,
 
 /*
  * The normal view: the whole object bound inside the mappable range, its
- * fence (if tiled) pinned.  -ENOSPC (or -EINVAL for a pinned misplaced
- * object) sends the caller to a partial view.
+ * fence (if tiled) pinned.  As upstream, nothing is evicted for it: when
+ * it finds no hole, -ENOSPC (or -EINVAL for a pinned misplaced object)
+ * sends the caller to a partial view, which may evict.  (Evicting whole
+ * objects for it would have two big objects mapped at once evict each
+ * other at every access.)
  */
 static int fault_normal(struct i915_gem_object *obj, struct i915_ww *ww)
 {
@@ -432,6 +475,7 @@ static int fault_normal(struct i915_gem_object *obj, struct i915_ww *ww)
 	struct i915_gtt_place place = {
 		.size = obj->base.size,
 		.end = mappable_end(i915),
+		.noevict = true,
 	};
 	int ret;
 
@@ -502,7 +546,11 @@ static int view_get_pages(struct i915_gem_object *obj,
 	return 0;
 }
 
-/* Place a new view's node in the mappable range, evicting if needed. */
+/*
+ * Place a new view's node in the mappable range, evicting if needed; a
+ * tiled view's where a fence can describe it (on Gen3 a power of two of
+ * at least 1 MiB, naturally aligned; on Gen4 whole rows of tiles).
+ */
 static int view_insert_node(struct i915_gem_object *obj,
 			    struct i915_gtt_view *view, struct i915_ww *ww)
 {
@@ -516,21 +564,31 @@ static int view_insert_node(struct i915_gem_object *obj,
 	LIST_HEAD(dead);
 	int ret;
 
+	if (obj->tiling != I915_TILING_NONE) {
+		place.alignment = i915_gem_fence_alignment(i915, place.size,
+							   obj->tiling,
+							   obj->stride);
+		place.size = i915_gem_fence_size(i915, place.size,
+						 obj->tiling, obj->stride);
+		view->fv.size = place.size;
+	}
+
 	for (tries = 0; tries < I915_GTT_VIEW_TRIES; tries++) {
-		mutex_lock(&gtt->lock);
+		views_lock(i915);
 		ret = drm_mm_insert_node_in_range(&gtt->mm, &view->node,
-						  place.size, 0,
+						  place.size, place.alignment,
 						  I915_CACHING_NONE,
 						  gtt->start, place.end,
 						  DRM_MM_INSERT_BEST);
 		if (!ret) {
 			view->pin = 1;
+			view->fv.start = view->node.start;
 			list_add_tail(&view->link, &gtt->views);
 			list_add_tail(&view->obj_link, &obj->views);
 			if (++gtt->num_views > I915_GTT_VIEWS_MAX)
 				views_trim_locked(gtt, &dead);
 		}
-		mutex_unlock(&gtt->lock);
+		views_unlock(i915);
 		views_free(&dead);
 		if (ret != -ENOSPC)
 			return ret;
@@ -547,15 +605,25 @@ static int view_insert_node(struct i915_gem_object *obj,
 	return -ENOSPC;
 }
 
-/* A partial view around page @page of the object, pinned. */
+/*
+ * A partial view around page @page of the object, pinned.  A tiled
+ * object's views start on a row of tiles, so that a fence of their own
+ * shows them as the whole object's fence would (upstream's
+ * compute_partial_view()).
+ */
 static struct i915_gtt_view *view_get(struct i915_gem_object *obj,
 				      pgoff_t page, struct i915_ww *ww)
 {
 	pgoff_t npages = obj->base.size >> PAGE_SHIFT;
+	pgoff_t chunk = I915_GTT_VIEW_PAGES;
 	struct i915_gtt_view *view;
 	int ret;
 
-	page = round_down(page, I915_GTT_VIEW_PAGES);
+	if (obj->tiling != I915_TILING_NONE)
+		chunk = roundup(chunk, max_t(pgoff_t, 1,
+					     i915_gem_tile_row_size(obj) >>
+					     PAGE_SHIFT));
+	page = rounddown(page, chunk);
 	view = view_find_pin(obj, page);
 	if (view)
 		return view;
@@ -566,7 +634,10 @@ static struct i915_gtt_view *view_get(struct i915_gem_object *obj,
 	view->obj = obj;
 	view->dev = obj->base.dev->dev;
 	view->first = page;
-	view->count = min_t(pgoff_t, I915_GTT_VIEW_PAGES, npages - page);
+	view->count = min_t(pgoff_t, chunk, npages - page);
+	view->fv.obj = obj;
+	view->fv.first = view->first;
+	view->fv.count = view->count;
 
 	ret = view_get_pages(obj, view);
 	if (ret)
@@ -594,18 +665,29 @@ static void view_unpin(struct i915_gem_object *obj, struct i915_gtt_view *view)
 	mutex_unlock(&gtt->lock);
 }
 
+/*
+ * A tiled view's PTEs go in with its fence pinned: a steal of the fence
+ * afterwards zaps them (i915_gem_mmap_zap_range()), and the next access
+ * faults here again.
+ */
 static int fault_partial(struct vm_area_struct *vma,
 			 struct i915_mmap_offset *mmo, pgoff_t page,
 			 struct i915_ww *ww)
 {
 	struct i915_gtt_view *view;
-	int ret;
+	int ret = 0;
 
 	view = view_get(mmo->obj, page, ww);
 	if (IS_ERR(view))
 		return PTR_ERR(view);
-	ret = insert_pfns(vma, mmo, view->first, view->count,
-			  view->node.start);
+	if (view->fv.size)
+		ret = i915_gem_view_pin_fence(&view->fv);
+	if (!ret) {
+		ret = insert_pfns(vma, mmo, view->first, view->count,
+				  view->node.start);
+		if (view->fv.size)
+			i915_gem_view_unpin_fence(&view->fv);
+	}
 	view_unpin(mmo->obj, view);
 	return ret;
 }
@@ -626,7 +708,7 @@ static int gtt_fault_locked(struct vm_area_struct *vma,
 		obj->gtt_written = true;
 
 	ret = fault_normal(obj, ww);
-	if ((ret == -ENOSPC || ret == -EINVAL) && obj->tiling == I915_TILING_NONE)
+	if (ret == -ENOSPC || ret == -EINVAL)
 		return fault_partial(vma, mmo, page, ww);
 	if (ret)
 		return ret;

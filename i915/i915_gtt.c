@@ -349,7 +349,7 @@ static int gtt_insert_node_evict(struct i915_gem_object *obj,
 
 	for (tries = 0; tries < I915_GTT_EVICT_TRIES; tries++) {
 		ret = gtt_insert_node(obj, place);
-		if (ret != -ENOSPC)
+		if (ret != -ENOSPC || place->noevict)
 			return ret;
 		/* GTT mmaps' partial views go first: they are cheap to drop. */
 		if (i915_gem_mmap_release_views(i915))
