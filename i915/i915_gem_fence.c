@@ -393,6 +393,30 @@ static struct i915_fence_reg *fence_find(struct i915_fences *f)
 	return busy ?: ERR_PTR(-ENOBUFS);
 }
 
+/*
+ * A register for @obj (or its partial view @fv): the least recently used
+ * one, once the GPU no longer reads through it, taken from its old user.
+ * The caller records it and writes it.  Under the fence lock.
+ */
+static struct i915_fence_reg *fence_take(struct i915_fences *f,
+					 struct i915_gem_object *obj,
+					 struct i915_fence_view *fv)
+{
+	struct i915_fence_reg *reg;
+	int ret;
+
+	reg = fence_find(f);
+	if (IS_ERR(reg))
+		return reg;
+	ret = fence_wait_idle(reg, true);
+	if (ret)
+		return ERR_PTR(ret);
+	fence_detach(reg);
+	reg->obj = obj;
+	reg->view = fv;
+	return reg;
+}
+
 /**
  * i915_gem_object_pin_fence - give a tiled object a fence and pin it
  * @obj: the object, its dma_resv lock held, bound where
@@ -435,16 +459,11 @@ int i915_gem_object_pin_fence(struct i915_gem_object *obj)
 		return ret;
 	reg = obj->fence;
 	if (!reg) {
-		reg = fence_find(f);
+		reg = fence_take(f, obj, NULL);
 		if (IS_ERR(reg)) {
 			ret = PTR_ERR(reg);
 			goto out;
 		}
-		ret = fence_wait_idle(reg, true);
-		if (ret)
-			goto out;
-		fence_detach(reg);
-		reg->obj = obj;
 		WRITE_ONCE(obj->fence, reg);
 		fence_write(i915, reg);
 	}
@@ -484,17 +503,11 @@ int i915_gem_view_pin_fence(struct i915_fence_view *fv)
 		return ret;
 	reg = fv->reg;
 	if (!reg) {
-		reg = fence_find(f);
+		reg = fence_take(f, fv->obj, fv);
 		if (IS_ERR(reg)) {
 			ret = PTR_ERR(reg);
 			goto out;
 		}
-		ret = fence_wait_idle(reg, true);
-		if (ret)
-			goto out;
-		fence_detach(reg);
-		reg->obj = fv->obj;
-		reg->view = fv;
 		fv->reg = reg;
 		fence_write(i915, reg);
 	}

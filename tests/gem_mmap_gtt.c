@@ -146,26 +146,6 @@ static void subtest_blit(void)
 	close(fd);
 }
 
-/* BAR 2's size, from the third line of sysfs "resource" */
-static uint64_t aperture_size(int fd)
-{
-	char path[160], buf[1024];
-	unsigned long long start, end, flags;
-	FILE *f;
-	int i;
-
-	snprintf(path, sizeof(path), "/sys/dev/char/226:%d/device/resource",
-		 drm_minor(fd));
-	f = fopen(path, "r");
-	igt_assert_f(f, "%s: %s\n", path, strerror(errno));
-	for (i = 0; i < 3; i++)
-		igt_assert(fgets(buf, sizeof(buf), f));
-	fclose(f);
-	igt_assert_eq(sscanf(buf, "%llx %llx %llx", &start, &end, &flags), 3);
-	igt_assert(end > start);
-	return end - start + 1;
-}
-
 /*
  * Larger than the mappable aperture: only partial views can map it.
  * Every page is written through the map (no SET_DOMAIN: that would pin
@@ -175,7 +155,7 @@ static uint64_t aperture_size(int fd)
 static void subtest_huge(void)
 {
 	int fd = drm_open_driver();
-	uint64_t size = aperture_size(fd) + 4 * SZ_1M;
+	uint64_t size = drm_aperture_size(fd) + 4 * SZ_1M;
 	uint64_t pages = size / PAGE_SZ, i;
 	uint32_t h = gem_create(fd, size), v;
 	volatile uint32_t *map = map_gtt(fd, h, size);

@@ -38,26 +38,6 @@
  */
 #define SPREAD		1283
 
-/* BAR 2's size, from the third line of sysfs "resource" */
-static uint64_t aperture_size(int fd)
-{
-	char path[160], buf[1024];
-	unsigned long long start, end, flags;
-	FILE *f;
-	int i;
-
-	snprintf(path, sizeof(path), "/sys/dev/char/226:%d/device/resource",
-		 drm_minor(fd));
-	f = fopen(path, "r");
-	igt_assert_f(f, "%s: %s\n", path, strerror(errno));
-	for (i = 0; i < 3; i++)
-		igt_assert(fgets(buf, sizeof(buf), f));
-	fclose(f);
-	igt_assert_eq(sscanf(buf, "%llx %llx %llx", &start, &end, &flags), 3);
-	igt_assert(end > start);
-	return end - start + 1;
-}
-
 struct big {
 	struct tsurf s;
 	uint64_t size;
@@ -179,7 +159,8 @@ static void check_range(int fd, struct big *b, uint64_t start, uint64_t len,
 static void big(uint32_t tiling)
 {
 	int fd = drm_open_driver();
-	uint64_t size = aperture_size(fd) + 4 * SZ_1M, pages = size / PAGE_SZ;
+	uint64_t size = drm_aperture_size(fd) + 4 * SZ_1M;
+	uint64_t pages = size / PAGE_SZ;
 	struct big b;
 
 	tsurf_setup(fd);
@@ -215,7 +196,7 @@ static void subtest_big_y(void)
 static void half(uint32_t tiling)
 {
 	int fd = drm_open_driver();
-	uint64_t size = aperture_size(fd) / 2 + 2 * SZ_1M;
+	uint64_t size = drm_aperture_size(fd) / 2 + 2 * SZ_1M;
 	uint64_t pages = size / PAGE_SZ;
 	struct big b;
 
@@ -246,7 +227,7 @@ static void subtest_half_y(void)
 static void subtest_unbind(void)
 {
 	int fd = drm_open_driver();
-	uint64_t size = aperture_size(fd) / 2 + 2 * SZ_1M;
+	uint64_t size = drm_aperture_size(fd) / 2 + 2 * SZ_1M;
 	uint64_t pages = size / PAGE_SZ;
 	uint64_t step = SPREAD, i;
 	uint32_t swizzle, w;
@@ -284,7 +265,8 @@ static void subtest_fences_taken(void)
 {
 	int fd = drm_open_driver();
 	int fences = gem_getparam(fd, I915_PARAM_NUM_FENCES_AVAIL), i, r;
-	uint64_t size = aperture_size(fd) + 4 * SZ_1M, pages = size / PAGE_SZ;
+	uint64_t size = drm_aperture_size(fd) + 4 * SZ_1M;
+	uint64_t pages = size / PAGE_SZ;
 	struct big b, *small;
 
 	tsurf_setup(fd);

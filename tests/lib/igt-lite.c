@@ -401,6 +401,26 @@ int drm_minor(int fd)
 	return minor(st.st_rdev);
 }
 
+uint64_t drm_aperture_size(int fd)
+{
+	unsigned long long start, end, flags;
+	char path[160], buf[1024];
+	FILE *f;
+	int i;
+
+	/* The third line of sysfs "resource" is BAR 2, the aperture. */
+	snprintf(path, sizeof(path), "/sys/dev/char/%d:%d/device/resource",
+		 DRM_MAJOR, drm_minor(fd));
+	f = fopen(path, "r");
+	igt_assert_f(f, "%s: %s\n", path, strerror(errno));
+	for (i = 0; i < 3; i++)
+		igt_assert(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	igt_assert_eq(sscanf(buf, "%llx %llx %llx", &start, &end, &flags), 3);
+	igt_assert(end > start);
+	return end - start + 1;
+}
+
 int drm_primary_minor(int fd)
 {
 	int m = drm_minor(fd), found = -1;

@@ -161,6 +161,8 @@ bool igt_drm_driver_is(int fd, const char *want);
 
 /* DRM minor number of @fd (0.. for card, 128.. for render nodes) */
 int drm_minor(int fd);
+/* size of the mappable aperture (BAR 2) of @fd's device, from sysfs */
+uint64_t drm_aperture_size(int fd);
 /* minor of the primary node of the device @fd belongs to */
 int drm_primary_minor(int fd);
 /* path of the device node of @fd, e.g. "/dev/dri/renderD128" */
