@@ -328,6 +328,8 @@ static void subtest_close(void)
 	struct bo dst;
 	uint32_t h2;
 
+	/* the objects of earlier subtests retired and freed first */
+	gem_quiescent_gpu(fd2);
 	igt_gem_objects(fd2, &before, &bytes);
 	cork_plug(&c, fd);
 	bo_init(&dst, fd, PAGE_SZ);
