@@ -417,6 +417,38 @@ static struct i915_fence_reg *fence_take(struct i915_fences *f,
 	return reg;
 }
 
+/*
+ * Pin the register in @slot (the object's, or its partial view @fv's),
+ * taking one first if it has none, and move it to the LRU's tail.
+ */
+static int fence_pin(struct i915_gem_object *obj, struct i915_fence_view *fv,
+		     struct i915_fence_reg **slot)
+{
+	struct i915_device *i915 = obj_to_i915(obj);
+	struct i915_fences *f = i915->fences;
+	struct i915_fence_reg *reg;
+	int ret;
+
+	ret = mutex_lock_interruptible(&f->lock);
+	if (ret)
+		return ret;
+	reg = *slot;
+	if (!reg) {
+		reg = fence_take(f, obj, fv);
+		if (IS_ERR(reg)) {
+			ret = PTR_ERR(reg);
+			goto out;
+		}
+		WRITE_ONCE(*slot, reg);
+		fence_write(i915, reg);
+	}
+	reg->pin_count++;
+	list_move_tail(&reg->link, &f->lru);
+out:
+	mutex_unlock(&f->lock);
+	return ret;
+}
+
 /**
  * i915_gem_object_pin_fence - give a tiled object a fence and pin it
  * @obj: the object, its dma_resv lock held, bound where
@@ -434,8 +466,6 @@ static struct i915_fence_reg *fence_take(struct i915_fences *f,
 int i915_gem_object_pin_fence(struct i915_gem_object *obj)
 {
 	struct i915_device *i915 = obj_to_i915(obj);
-	struct i915_fences *f = i915->fences;
-	struct i915_fence_reg *reg;
 	long ret;
 
 	dma_resv_assert_held(obj->base.resv);
@@ -453,25 +483,7 @@ int i915_gem_object_pin_fence(struct i915_gem_object *obj)
 		if (ret < 0)
 			return ret;
 	}
-
-	ret = mutex_lock_interruptible(&f->lock);
-	if (ret)
-		return ret;
-	reg = obj->fence;
-	if (!reg) {
-		reg = fence_take(f, obj, NULL);
-		if (IS_ERR(reg)) {
-			ret = PTR_ERR(reg);
-			goto out;
-		}
-		WRITE_ONCE(obj->fence, reg);
-		fence_write(i915, reg);
-	}
-	reg->pin_count++;
-	list_move_tail(&reg->link, &f->lru);
-out:
-	mutex_unlock(&f->lock);
-	return ret;
+	return fence_pin(obj, NULL, &obj->fence);
 }
 
 /**
@@ -492,30 +504,8 @@ out:
  */
 int i915_gem_view_pin_fence(struct i915_fence_view *fv)
 {
-	struct i915_device *i915 = obj_to_i915(fv->obj);
-	struct i915_fences *f = i915->fences;
-	struct i915_fence_reg *reg;
-	int ret;
-
 	dma_resv_assert_held(fv->obj->base.resv);
-	ret = mutex_lock_interruptible(&f->lock);
-	if (ret)
-		return ret;
-	reg = fv->reg;
-	if (!reg) {
-		reg = fence_take(f, fv->obj, fv);
-		if (IS_ERR(reg)) {
-			ret = PTR_ERR(reg);
-			goto out;
-		}
-		fv->reg = reg;
-		fence_write(i915, reg);
-	}
-	reg->pin_count++;
-	list_move_tail(&reg->link, &f->lru);
-out:
-	mutex_unlock(&f->lock);
-	return ret;
+	return fence_pin(fv->obj, fv, &fv->reg);
 }
 
 /**
