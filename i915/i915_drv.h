@@ -152,6 +152,8 @@ struct i915_gtt_place {
  * @fence_context: dma_fence context of the ring
  * @next_seqno: seqno of the next request (under @lock)
  * @wedged: the GPU hung; every request fails with -EIO from now on
+ * @wedges: times the GPU was wedged (under @fence_lock): a request queued
+ *	before the last one completes with -EIO even after an unwedge
  * @suspended: the device is suspended (set and cleared under @lock): no
  *	emission until it resumes
  * @retire_work: drops requests that have completed
@@ -197,6 +199,7 @@ struct i915_ring {
 	u64 fence_context;
 	u32 next_seqno;
 	bool wedged;
+	unsigned int wedges;
 	bool suspended;
 	struct work_struct retire_work;
 	struct delayed_work hangcheck_work;
@@ -382,6 +385,9 @@ struct i915_file {
  *	hangs; NULL when none is
  * @pid: thread-group id of the submitter, for the error state
  * @comm: its command name
+ * @wedges: &i915_ring.wedges when it was queued
+ * @head: ring offset of its first command (a ban's revoke blanks its
+ *	commands up to @postfix)
  * @postfix: ring offset of its breadcrumb: where a reset that cancels it
  *	restarts the ring
  * @batch_start: GTT address of its batch object (0 if it has none)
@@ -416,6 +422,7 @@ struct i915_request {
 	unsigned long *capture;
 	pid_t pid;
 	char comm[TASK_COMM_LEN];
+	u32 head;
 	u32 postfix;
 	u32 batch_start;
 	u32 batch_end;
@@ -426,6 +433,7 @@ struct i915_request {
 	int dep_error;
 	struct list_head awaits;
 	bool queued;
+	unsigned int wedges;
 };
 
 /* Ring dwords a request writes after its commands: flush, breadcrumb, IRQ. */
@@ -735,6 +743,7 @@ void i915_request_take_object(struct i915_request *rq,
 void i915_request_discard(struct i915_request *rq);
 void i915_request_put(struct i915_request *rq);
 void i915_request_signal(struct i915_device *i915);
+void i915_request_revoke(struct i915_ring *ring, struct i915_request *guilty);
 void i915_request_wedge(struct i915_device *i915);
 void i915_request_capture_error(struct i915_device *i915,
 				struct i915_request *guilty);

@@ -14,12 +14,15 @@
  * gives a bound, tiled object a fence and pins it; the register keeps
  * describing the object after the unpin until another object steals it.
  * A steal takes the least recently used unpinned register, idle ones
- * first, and waits until the object it describes is idle (every request
- * in its dma_resv done, which execbuffer publishes before it unpins)
- * before rewriting it: a running batch never loses the fence it accesses
- * through, and the table holds no reference to any request.  When every register is
- * pinned, -ENOBUFS.  Unbinding an object (i915_gtt_unbind_locked()) and
- * changing its tiling (i915_gem_tiling.c) release its fence.
+ * first, and on Gen3 waits until the object it describes is idle (every
+ * request in its dma_resv done, which execbuffer publishes before it
+ * unpins) before rewriting it: a running batch never loses the fence it
+ * accesses through, and the table holds no reference to any request.  On
+ * Gen4 only the CPU goes through fences, so a steal or a release waits
+ * for no GPU work (upstream's fence waits only for fenced GPU accesses,
+ * which Gen4 has none of).  When every register is pinned, -ENOBUFS.
+ * Unbinding an object (i915_gtt_unbind_locked()) and changing its tiling
+ * (i915_gem_tiling.c) release its fence.
  *
  * Execbuffer pins a fence for each tiled object flagged
  * EXEC_OBJECT_NEEDS_FENCE on Gen3 only (Gen4's GPU does not use them, and
@@ -335,15 +338,24 @@ void i915_gem_fence_zap_gtt_mmaps(struct i915_gem_object *obj)
 }
 
 /*
- * Wait until the register's object is idle; under the lock, which keeps
- * the object from being freed meanwhile.  A partial view is only the
- * CPU's: nothing to wait for.
+ * Does the GPU access memory through the register's range?  Gen3's does;
+ * a partial view and every register of Gen4 are only the CPU's.
+ */
+static bool fence_gpu_uses(const struct i915_fence_reg *reg)
+{
+	return reg->obj && !reg->view && obj_to_i915(reg->obj)->info->gen < 4;
+}
+
+/*
+ * Wait until the register's object is idle, if the GPU may be accessing
+ * it through the register; under the lock, which keeps the object from
+ * being freed meanwhile.
  */
 static int fence_wait_idle(struct i915_fence_reg *reg, bool intr)
 {
 	long ret;
 
-	if (!reg->obj || reg->view)
+	if (!fence_gpu_uses(reg))
 		return 0;
 	ret = dma_resv_wait_timeout(reg->obj->base.resv,
 				    DMA_RESV_USAGE_BOOKKEEP, intr,
@@ -372,7 +384,7 @@ static void fence_detach(struct i915_fence_reg *reg)
 
 static bool fence_busy(const struct i915_fence_reg *reg)
 {
-	return reg->obj && !reg->view &&
+	return fence_gpu_uses(reg) &&
 	       !dma_resv_test_signaled(reg->obj->base.resv,
 				       DMA_RESV_USAGE_BOOKKEEP);
 }
@@ -625,8 +637,9 @@ out:
  * i915_gem_object_put_fence - take an object's fence away
  * @obj: the object, its dma_resv lock held
  *
- * Waits for the object to be idle, then invalidates the register, which
- * goes to the cold end of the LRU list.
+ * Waits for the object to be idle on Gen3 (where the GPU may be
+ * accessing it through the register), then invalidates the register,
+ * which goes to the cold end of the LRU list.
  *
  * Return: 0, -EBUSY if the fence is pinned, -EINTR or -ERESTARTSYS on a
  * signal.

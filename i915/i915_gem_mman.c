@@ -19,7 +19,11 @@
  *   (evicting if needed): a 1 MiB chunk of its pages around the faulting
  *   one, bound on its own at another GTT address, as upstream does.
  *   Snooped objects give SIGBUS (GTT access to them is incoherent on
- *   these parts without LLC).
+ *   these parts without LLC).  Another driver's dma-buf imported here
+ *   is mapped this way too (only this way, as upstream), its pages the
+ *   exporter's, bound as execbuffer binds them; it gets no partial view
+ *   (those read shmfs pages): one that does not fit gives SIGBUS, and
+ *   ptrace's ->access of its mapping fails (-EINVAL).
  * - WC, WB, UC: CPU mappings of the object's shmfs pages, with
  *   pgprot_writecombine(), the default, or pgprot_noncached(): the
  *   mapping becomes one of the shmfs file (as the legacy MMAP's), whose
@@ -708,7 +712,7 @@ static int gtt_fault_locked(struct vm_area_struct *vma,
 		obj->gtt_written = true;
 
 	ret = fault_normal(obj, ww);
-	if (ret == -ENOSPC || ret == -EINVAL)
+	if ((ret == -ENOSPC || ret == -EINVAL) && i915_gem_object_is_shmem(obj))
 		return fault_partial(vma, mmo, page, ww);
 	if (ret)
 		return ret;
@@ -841,6 +845,9 @@ static int gtt_vm_access(struct vm_area_struct *vma, unsigned long addr,
 		     ((u64)(vma->vm_pgoff -
 			    drm_vma_node_start(&mmo->vma_node)) << PAGE_SHIFT);
 
+	/* An imported dma-buf has no shmfs file to read (see the DOC). */
+	if (!i915_gem_object_is_shmem(obj))
+		return -EINVAL;
 	return access_pages(obj->base.filp, obj->base.size, offset, buf, len,
 			    write);
 }
@@ -1069,7 +1076,7 @@ static int check_extensions(u64 uptr)
  * @pad and the incoming @offset are ignored, as upstream (old userspace
  * leaves garbage there).  FIXED is for discrete parts: -ENODEV, as are WC
  * and UC without PAT, and every type for objects not on shmfs (USERPTR,
- * as upstream; imported dma-bufs, which upstream maps through the GTT).
+ * as upstream) but GTT for an imported dma-buf (as upstream).
  *
  * Return: 0 with the offset to pass to mmap(); -EINVAL for unknown flags
  * or extensions, -EFAULT for an unreadable extension, -ENOENT for a bad
@@ -1123,10 +1130,11 @@ int i915_gem_mmap_offset_ioctl(struct drm_device *dev, void *data,
 		goto out_put;
 	if (type == I915_MMAP_NTYPES) {
 		ret = -ENODEV; /* FIXED: only objects of discrete parts */
-	} else if (!i915_gem_object_is_shmem(obj)) {
+	} else if (!i915_gem_object_is_shmem(obj) &&
+		   (type != I915_MMAP_TYPE_GTT || !obj->base.import_attach)) {
 		/*
 		 * USERPTR objects are never mapped, as upstream; an imported
-		 * dma-buf is mapped through its exporter.
+		 * dma-buf only through the GTT, as upstream.
 		 */
 		drm_dbg(dev, "mmap_offset: not a shmfs object\n");
 		ret = -ENODEV;

@@ -11,9 +11,11 @@
  * (pread, pwrite and CPU mmaps see them as the GPU stores them, tiled and
  * swizzled); what changes is how fences describe it (i915_gem_fence.c).
  *
- * A change of tiling releases the object's fence, which waits for the
- * object to be idle (a busy blit through the fence finishes with the old
- * layout), unbinds the object if its binding is one a fence
+ * A change of tiling releases the object's fence, which on Gen3 waits
+ * for the object to be idle (a busy blit through the fence finishes with
+ * the old layout; upstream waits at the next fenced use instead, see
+ * Documentation/differences.rst), unbinds the object if its binding is
+ * one a fence
  * of the new layout could not describe (waiting for the GPU first), and
  * zaps its GTT mmaps.  The answer carries the bit-6 swizzling of the
  * mode, with bit 17 hidden as upstream hides it; GET_TILING also reports

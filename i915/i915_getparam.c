@@ -82,6 +82,7 @@ static int getparam_value(struct i915_device *i915, s32 param, int *value)
 	case I915_PARAM_HAS_EXEC_FENCE_ARRAY:
 	case I915_PARAM_HAS_EXEC_SUBMIT_FENCE:
 	case I915_PARAM_HAS_EXEC_TIMELINE_FENCES:
+	case I915_PARAM_HAS_EXEC_CAPTURE:
 		/* Execution features, see i915_gem_execbuffer.c. */
 		*value = 1;
 		return 0;
@@ -100,6 +101,10 @@ static int getparam_value(struct i915_device *i915, s32 param, int *value)
 	case I915_PARAM_HAS_SECURE_BATCHES:
 		/* As upstream: Gen3/Gen4 have them, for privileged callers. */
 		*value = capable(CAP_SYS_ADMIN);
+		return 0;
+	case I915_PARAM_CMD_PARSER_VERSION:
+		/* As upstream: 0, no command parser on these parts. */
+		*value = 0;
 		return 0;
 	case I915_PARAM_HAS_OVERLAY:
 	case I915_PARAM_HAS_PAGEFLIPPING:

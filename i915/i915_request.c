@@ -600,6 +600,8 @@ void i915_request_wedge(struct i915_device *i915)
 	if (!ring->wedged)
 		drm_err(&i915->drm, "GPU hung at seqno %u, wedging\n",
 			hws_seqno(ring));
+	if (!ring->wedged)
+		WRITE_ONCE(ring->wedges, ring->wedges + 1);
 	WRITE_ONCE(ring->wedged, true);
 	i915_ring_freeze(i915);
 	list_for_each_entry(rq, &ring->requests, link) {
@@ -636,7 +638,8 @@ void i915_request_wedge(struct i915_device *i915)
  * A queued request is not running: the hang check and a reset see only
  * the requests written into the ring.  On a wedged GPU a queued request
  * stays queued (and busy) until its dependencies signal, and then
- * completes with -EIO without reaching the ring, as upstream's do.  A
+ * completes with -EIO without its commands, as upstream's do, also when
+ * the GPU was unwedged in between (upstream's unwedge waits for them).  A
  * dependency that never signals keeps its request (and every later one)
  * queued: that is the fence's owner's to end (upstream lets a stuck
  * fence block the same way); nothing sleeps on it but the callers who
@@ -763,37 +766,94 @@ u32 *i915_request_commands(struct i915_request *rq, unsigned int dwords)
 	return rq->cmds;
 }
 
+/* Has @rq's client been banned since it was submitted? */
+static bool request_banned(struct i915_request *rq)
+{
+	struct i915_file *fpriv;
+	bool banned = false;
+
+	rcu_read_lock();
+	fpriv = READ_ONCE(rq->file);
+	if (fpriv)
+		banned = READ_ONCE(fpriv->banned);
+	rcu_read_unlock();
+	return banned;
+}
+
 /*
  * Write the request into the ring, the ring lock held: its commands
- * (none after a dependency's error, which becomes its own), then its
- * breadcrumb.  Return: 0, or i915_ring_begin()'s error, nothing written.
+ * (none after a dependency's error, which becomes its own, nor for a
+ * client banned or a GPU wedged while it waited: -EIO, as upstream skips
+ * a banned context's requests and ends those of a wedge), then its
+ * breadcrumb.  Return: 0, or
+ * i915_ring_begin()'s error, nothing written.
  */
 static int request_write(struct i915_request *rq, struct drm_file *file)
 {
 	struct i915_ring *ring = rq->ring;
 	int error = READ_ONCE(rq->dep_error);
-	unsigned int n = error ? 0 : rq->num_cmds;
+	unsigned int n;
 	unsigned long flags;
 	u32 *cs;
 	int ret;
 
+	if (!error && (request_banned(rq) ||
+		       (rq->queued && rq->wedges != READ_ONCE(ring->wedges))))
+		error = -EIO;
+	n = error ? 0 : rq->num_cmds;
 	cs = i915_ring_begin(ring, n + I915_REQUEST_DWORDS);
 	if (IS_ERR(cs))
 		return PTR_ERR(cs);
+	rq->head = (cs - ring->vaddr) * sizeof(*cs);
 	memcpy(cs, rq->cmds, n * sizeof(*cs));
 	i915_ring_advance(ring, cs + n);
+	/* Before the breadcrumb can signal it (a queued one may be watched). */
+	if (error) {
+		spin_lock_irqsave(&ring->fence_lock, flags);
+		if (!test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &rq->fence.flags))
+			dma_fence_set_error(&rq->fence, error);
+		spin_unlock_irqrestore(&ring->fence_lock, flags);
+	}
 	ret = request_emit(rq, file);
 	if (ret) {
 		i915_ring_rewind(ring);
 		return ret;
 	}
-	if (error) {
-		spin_lock_irqsave(&ring->fence_lock, flags);
-		if (!dma_fence_is_signaled_locked(&rq->fence))
-			dma_fence_set_error(&rq->fence, error);
-		spin_unlock_irqrestore(&ring->fence_lock, flags);
-	}
 	return 0;
+}
+
+/**
+ * i915_request_revoke - skip a banned client's requests left in the ring
+ * @ring: the ring, held by a reset (i915_reset.c)
+ * @guilty: the request whose hang banned its client, not yet completed
+ *
+ * Every later request of the same client that has not completed keeps
+ * its place and its breadcrumb, but its commands become MI_NOOPs and it
+ * completes with -EIO, as upstream's legacy ring revokes a banned
+ * context's requests.  Its queued requests meet the ban when they are
+ * written (request_write()).
+ */
+void i915_request_revoke(struct i915_ring *ring, struct i915_request *guilty)
+{
+	struct i915_file *fpriv = READ_ONCE(guilty->file);
+	struct i915_request *rq = guilty;
+	unsigned long flags;
+	u32 len;
+
+	if (!fpriv)
+		return;
+	spin_lock_irqsave(&ring->fence_lock, flags);
+	list_for_each_entry_continue(rq, &ring->requests, link) {
+		if (READ_ONCE(rq->file) != fpriv ||
+		    dma_fence_is_signaled_locked(&rq->fence))
+			continue;
+		dma_fence_set_error(&rq->fence, -EIO);
+		len = (rq->postfix - rq->head) & (ring->size - 1);
+		memset32(ring->vaddr + rq->head / 4, I915_MI_NOOP, len / 4);
+	}
+	spin_unlock_irqrestore(&ring->fence_lock, flags);
+	/* The NOOPs are in memory before the ring restarts. */
+	wmb();
 }
 
 /*
@@ -935,6 +995,7 @@ int i915_request_submit(struct i915_request *rq, struct drm_file *file)
 		goto out_unlock;
 	}
 	rq->queued = true;
+	rq->wedges = ring->wedges;
 	list_add_tail(&rq->link, &ring->queue);
 	spin_unlock_irqrestore(&ring->fence_lock, flags);
 	request_enter(rq, file);

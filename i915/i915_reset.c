@@ -31,8 +31,10 @@
  *  - the guilty file's default context is marked as upstream marks a
  *    context: its hang count grows (GET_RESET_STATS batch_active) and,
  *    if it is bannable, a third hang within 120 s (or any hang when it is
- *    not recoverable) bans it: its later execbuffers fail with -EIO.
- *    Other clients are unaffected.
+ *    not recoverable) bans it: its later execbuffers fail with -EIO,
+ *    and its requests behind the guilty one, in the ring or queued, are
+ *    skipped (their commands not run, their fences -EIO), as upstream
+ *    revokes a banned context's requests.  Other clients are unaffected.
  *
  * Only when the reset itself fails, or with reset=0, is the device wedged
  * (i915_request_wedge(): every outstanding request completes with -EIO and
@@ -262,12 +264,15 @@ static struct i915_request *find_guilty(struct i915_ring *ring, u32 acthd)
 	return found;
 }
 
-/* Upstream's mark_guilty() for the default context of @rq's file. */
-static void file_mark_guilty(struct i915_device *i915, struct i915_request *rq)
+/*
+ * Upstream's mark_guilty() for the default context of @rq's file.
+ * Return: whether the file is banned now.
+ */
+static bool file_mark_guilty(struct i915_device *i915, struct i915_request *rq)
 {
 	struct i915_file *fpriv;
 	unsigned long prev;
-	bool banned;
+	bool banned = false;
 
 	rcu_read_lock();
 	fpriv = READ_ONCE(rq->file);
@@ -293,10 +298,12 @@ static void file_mark_guilty(struct i915_device *i915, struct i915_request *rq)
 		drm_notice(&i915->drm, "client %llu banned after %u hangs\n",
 			   fpriv->id, fpriv->guilty_count);
 	}
+	banned = fpriv->banned;
 out_unlock:
 	spin_unlock(&fpriv->lock);
 out:
 	rcu_read_unlock();
+	return banned;
 }
 
 /*
@@ -358,8 +365,10 @@ static int reset_and_restart(struct i915_device *i915, bool stalled)
 		drm_notice(&i915->drm, "GPU hang: request %llu reset (ACTHD 0x%08x)\n",
 			   guilty->fence.seqno, acthd);
 		head = guilty->postfix;
+		/* Before the guilty one completes and may leave the list. */
+		if (file_mark_guilty(i915, guilty))
+			i915_request_revoke(ring, guilty);
 		cancel_guilty(i915, guilty);
-		file_mark_guilty(i915, guilty);
 	}
 
 	i915_irq_resume(i915);

@@ -18,6 +18,12 @@
  *  - wedge: the GPU wedged (reset=0) with a request corked: it stays busy
  *    until the cork signals, then completes with -EIO, as igt's gem_eio
  *    in-flight-external expects;
+ *  - unwedge: a request corked across a wedge and an unwedge completes
+ *    with -EIO when the cork signals, its store not run; work submitted
+ *    after the unwedge runs;
+ *  - banned: a client banned by a hang (not recoverable: its first) has
+ *    its request behind the hang in the ring and its corked one skipped
+ *    with -EIO, while an innocent request between them runs;
  *  - nonblock: on an O_NONBLOCK file, execbuffers behind a cork fill the
  *    queue and then answer -EWOULDBLOCK; on a blocking file the next one
  *    waits, interruptibly (EINTR); every one runs after the cork.
@@ -387,6 +393,128 @@ static void subtest_wedge(void)
 	close(fd);
 }
 
+/* A batch that runs 500 MI_NOOPs (ACTHD moves) and jumps to its start. */
+static struct batch *loop_batch(int fd)
+{
+	struct batch *b = batch_new(fd);
+	unsigned int i;
+
+	for (i = 0; i < 500; i++)
+		batch_emit(b, MI_NOOP);
+	emit_batch_start(b, &b->bo, 0);
+	return b;
+}
+
+/* Wait up to @ms for @sync_fd to signal; its status then. */
+static int sync_file_wait(int sync_fd, int ms)
+{
+	struct pollfd p = { .fd = sync_fd, .events = POLLIN };
+
+	igt_assert_f(poll(&p, 1, ms) == 1, "no signal within %d ms", ms);
+	return sync_file_status(sync_fd);
+}
+
+/*
+ * A client that is not recoverable is banned by its first hang: its
+ * request behind the hang in the ring and its request queued behind a
+ * cork are skipped with -EIO (their stores never land), an innocent
+ * client's request between them runs.
+ */
+static void subtest_banned(void)
+{
+	struct drm_i915_gem_context_param p = {
+		.param = I915_CONTEXT_PARAM_RECOVERABLE,
+	};
+	int fd = drm_open_driver(), ifd = drm_open_driver();
+	uint64_t loop = 0, ring = 0, inno = 0, queued = 0;
+	struct bo dst, qdst, idst;
+	struct batch *b;
+	struct cork c;
+
+	gem_require_unwedged(fd, 1000);
+	gem_set_reset(1);
+	gem_set_hangcheck_ms(100);
+	igt_assert_ok(__gem_context_param(fd, true, &p));
+	cork_plug(&c, fd);
+	bo_init(&dst, fd, PAGE_SZ);
+	bo_init(&qdst, fd, PAGE_SZ);
+	bo_init(&idst, ifd, PAGE_SZ);
+
+	b = loop_batch(fd);
+	igt_assert_ok(__batch_submit_wr(b, I915_EXEC_FENCE_OUT, &loop));
+	igt_assert_ok(submit_store(fd, &dst, MAGIC, NULL, I915_EXEC_FENCE_OUT,
+				   &ring));
+	igt_assert_ok(submit_store(ifd, &idst, MAGIC, NULL,
+				   I915_EXEC_FENCE_OUT, &inno));
+	igt_assert_ok(submit_store(fd, &qdst, MAGIC, &c.bo,
+				   I915_EXEC_FENCE_OUT, &queued));
+
+	igt_assert_eq(sync_file_wait(loop >> 32, 30000), -EIO);
+	igt_assert_eq(sync_file_wait(ring >> 32, 10000), -EIO);
+	igt_assert_eq(sync_file_wait(inno >> 32, 10000), 1);
+	assert_landed(ifd, &idst, MAGIC);
+	igt_assert_eq_u64(read_u32(fd, dst.handle), 0);
+	igt_assert_eq(submit_store(fd, &dst, MAGIC, NULL, 0, NULL), -EIO);
+
+	cork_unplug(&c);
+	igt_assert_eq(sync_file_wait(queued >> 32, 10000), -EIO);
+	igt_assert_eq_u64(read_u32(fd, qdst.handle), 0);
+	igt_assert_eq(gem_wedged_debugfs(fd), 0);
+
+	close(loop >> 32);
+	close(ring >> 32);
+	close(inno >> 32);
+	close(queued >> 32);
+	batch_free(b);
+	bo_fini(&dst, fd);
+	bo_fini(&qdst, fd);
+	bo_fini(&idst, ifd);
+	cork_fini(&c, fd);
+	close(ifd);
+	close(fd);
+}
+
+/*
+ * Corked across a wedge and an unwedge: when the cork signals, the
+ * request completes with -EIO and its store never lands (upstream's
+ * unwedge waits for it; either way it does not run).
+ */
+static void subtest_unwedge(void)
+{
+	int fd = drm_open_driver();
+	uint64_t rsvd2 = 0;
+	struct cork c;
+	struct bo dst, after;
+
+	gem_require_unwedged(fd, 1000);
+	cork_plug(&c, fd);
+	bo_init(&dst, fd, PAGE_SZ);
+	bo_init(&after, fd, PAGE_SZ);
+	igt_assert_ok(submit_store(fd, &dst, MAGIC, &c.bo, I915_EXEC_FENCE_OUT,
+				   &rsvd2));
+	gem_set_reset(0);
+	gem_force_reset(fd);	/* reset=0: wedges */
+	igt_assert_eq(gem_wedged_debugfs(fd), 1);
+	/* gem_unwedge() without its blit, which would wait behind the cork */
+	gem_set_reset(1);
+	gem_force_reset(fd);
+	igt_assert_eq(gem_wedged_debugfs(fd), 0);
+	/* new work behind it runs once the cork signals */
+	igt_assert_ok(submit_store(fd, &after, MAGIC, NULL, 0, NULL));
+	assert_queued(fd, &dst, rsvd2 >> 32);
+
+	cork_unplug(&c);
+	igt_assert_eq(sync_file_wait(rsvd2 >> 32, 10000), -EIO);
+	assert_landed(fd, &after, MAGIC);
+	igt_assert_eq_u64(read_u32(fd, dst.handle), 0);
+
+	close(rsvd2 >> 32);
+	bo_fini(&dst, fd);
+	bo_fini(&after, fd);
+	cork_fini(&c, fd);
+	close(fd);
+}
+
 static void on_alarm(int sig)
 {
 }
@@ -449,6 +577,8 @@ static const struct igt_subtest tests[] = {
 	SUBTEST_T(order, 60),
 	SUBTEST_T(close, 60),
 	SUBTEST_T(wedge, 60),
+	SUBTEST_T(banned, 60),
+	SUBTEST_T(unwedge, 60),
 	SUBTEST_T(nonblock, 120),
 };
 

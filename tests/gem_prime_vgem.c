@@ -15,7 +15,11 @@
  *    read fence holds back a writer but not a reader;
  *  - our_fence: our batch writing the imported buffer is in the
  *    dma-buf's reservation: poll() on the dma-buf says busy until the
- *    batch is done, and then vgem's mmap shows what it wrote.
+ *    batch is done, and then vgem's mmap shows what it wrote;
+ *  - gtt_mmap: MMAP_GTT of the imported buffer maps it through the
+ *    aperture, as upstream's: our writes through it are read through
+ *    vgem's mmap and vgem's writes through it (igt's prime_vgem basic-gtt);
+ *    a WB or WC offset of it is ENODEV, as upstream's.
  *
  * Needs vgem (scripts/vm/run.sh --kmod vgem); skips without it.
  */
@@ -327,8 +331,45 @@ static void subtest_our_fence(void)
 	close(vfd);
 }
 
+static void subtest_gtt_mmap(void)
+{
+	int vfd = open_vgem(), fd = drm_open_driver(), dmabuf;
+	long long objects, bytes;
+	uint64_t offset;
+	uint32_t handle;
+	struct vbo v;
+	uint32_t *ptr;
+
+	igt_gem_objects(fd, &objects, &bytes);
+	vbo_create(&v, vfd);
+	dmabuf = prime_export(vfd, v.handle);
+	handle = prime_import(fd, dmabuf);
+	close(dmabuf);
+	igt_assert_eq(__gem_mmap_offset(fd, handle, I915_MMAP_OFFSET_WB,
+					&offset), -ENODEV);
+	igt_assert_eq(__gem_mmap_offset(fd, handle, I915_MMAP_OFFSET_WC,
+					&offset), -ENODEV);
+
+	ptr = gem_mmap_offset(fd, handle, v.size, I915_MMAP_OFFSET_GTT);
+	pattern_fill(ptr, SIZE, 4);
+	munmap(ptr, v.size);
+	pattern_check(v.map, SIZE, 4, "our GTT mmap's writes, through vgem's");
+
+	pattern_fill(v.map, SIZE, 5);
+	ptr = gem_mmap_offset(fd, handle, v.size, I915_MMAP_OFFSET_GTT);
+	pattern_check(ptr, SIZE, 5, "vgem's writes, through our GTT mmap");
+	munmap(ptr, v.size);
+
+	gem_close(fd, handle);
+	igt_assert_eq(gem_wait_object_count(fd, objects), objects);
+	vbo_destroy(&v);
+	close(fd);
+	close(vfd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST(blit),
+	SUBTEST(gtt_mmap),
 	SUBTEST_T(fence, 60),
 	SUBTEST_T(our_fence, 60),
 };

@@ -11,8 +11,11 @@
  *    own compat path); closing works; bind brings a device on which a
  *    blit lands.
  *  - exec_waiting: an EXECBUFFER2 waiting for its FENCE_IN when the
- *    unbind starts either runs before the device goes or fails with
- *    -ENODEV/-EIO; it never reaches a device torn down under it.
+ *    unbind starts either runs before the device goes (its store lands),
+ *    fails with -ENODEV/-EIO, or is accepted and then cancelled by an
+ *    unbind that gave up waiting for the GPU and wedged it (its FENCE_OUT
+ *    says -EIO; upstream's unbind always wedges); it never reaches a
+ *    device torn down under it.
  *  - busy: clients in the middle of EXECBUFFER2, of WAIT on slow batches
  *    and of PWRITE/PREAD loops while the unbind happens get 0 or
  *    -ENODEV/-EIO, never anything else, and exit; their last stores are
@@ -412,6 +415,7 @@ struct fenced_exec {
 };
 
 #define EXEC_REFUSED	3	/* exit code: -ENODEV/-EIO */
+#define EXEC_CANCELLED	4	/* exit code: accepted, its fence says -EIO */
 
 #define FENCED_EXECS	8
 #define FENCED_EXTRA	64	/* objects each exec binds besides its own */
@@ -439,9 +443,10 @@ static int exec_behind_fence(void *arg)
 	struct drm_i915_gem_execbuffer2 eb = {
 		.buffers_ptr = to_user_pointer(obj),
 		.buffer_count = FENCED_EXTRA + 2,
-		.flags = I915_EXEC_FENCE_IN,
+		.flags = I915_EXEC_FENCE_IN | I915_EXEC_FENCE_OUT,
 		.rsvd2 = (uint32_t)f->fence,
 	};
+	struct pollfd pfd = { .events = POLLIN };
 	int ret;
 
 	for (i = 0; i < FENCED_EXTRA; i++)
@@ -456,11 +461,21 @@ static int exec_behind_fence(void *arg)
 	gem_write(f->fd, obj[FENCED_EXTRA + 1].handle, 0, cs, 4 * n);
 	eb.batch_len = 4 * n;
 	igt_assert_eq(write(f->ready, "r", 1), 1);
-	ret = __gem_execbuf(f->fd, &eb);
-	if (ret == 0)
-		return 0;
-	igt_assert_f(gone(ret), "exec: %s", strerror(-ret));
-	return EXEC_REFUSED;
+	ret = __gem_execbuf_wr(f->fd, &eb);
+	if (ret) {
+		igt_assert_f(gone(ret), "exec: %s", strerror(-ret));
+		return EXEC_REFUSED;
+	}
+	/*
+	 * Accepted: it runs, or an unbind that could not wait for the GPU
+	 * wedged it (upstream's unbind wedges at once): its fence says so.
+	 */
+	pfd.fd = eb.rsvd2 >> 32;
+	igt_assert_f(poll(&pfd, 1, 60000) == 1, "the exec's fence never signalled");
+	ret = sync_file_status(pfd.fd);
+	close(pfd.fd);
+	igt_assert_f(ret == 1 || ret == -EIO, "the exec's fence says %d", ret);
+	return ret == 1 ? 0 : EXEC_CANCELLED;
 }
 
 /*
@@ -481,7 +496,7 @@ static void subtest_exec_waiting(void)
 	};
 	pid_t pid[FENCED_EXECS];
 	volatile uint32_t *map;
-	unsigned int n = 0, i, ran = 0;
+	unsigned int n = 0, i, ran = 0, cancelled = 0;
 	struct pollfd pfd;
 	int rc, p[2];
 	char byte;
@@ -514,12 +529,16 @@ static void subtest_exec_waiting(void)
 	unbind_device();
 	for (i = 0; i < FENCED_EXECS; i++) {
 		rc = igt_wait(pid[i]);
-		igt_assert(rc == 0 || rc == EXEC_REFUSED);
+		igt_assert(rc == 0 || rc == EXEC_REFUSED ||
+			   rc == EXEC_CANCELLED);
 		/* ran: its store is there; refused: it is not */
-		igt_assert_eq_u64(map[i], rc == 0 ? 0xfe11ce00 + i : 0);
+		if (rc != EXEC_CANCELLED)
+			igt_assert_eq_u64(map[i], rc == 0 ? 0xfe11ce00 + i : 0);
 		ran += rc == 0;
+		cancelled += rc == EXEC_CANCELLED;
 	}
-	igt_info("%u of %d execs behind the fence ran", ran, FENCED_EXECS);
+	igt_info("%u of %d execs behind the fence ran, %u cancelled by a wedge",
+		 ran, FENCED_EXECS, cancelled);
 	close(p[0]);
 	close(p[1]);
 	close(f->fence);
