@@ -119,10 +119,17 @@ struct i915_sim_engine_regs {
  *	engine); only the scheduler's locks are taken inside it, when @kick
  *	wakes the command streamer's thread.  Memory accessed through the
  *	GTT is read and written under it, so once gtt_clear returns no
- *	access to an old page is in flight.  The command streamer holds it
- *	only between commands and for single accesses, never across one.
+ *	access to an old page is in flight; but for command fetches, which
+ *	translate a page under it, take a reference to the page and read
+ *	it without the lock until @gtt_gen moves (&struct
+ *	i915_sim_gtt_window): such a read is a fetch made just before the
+ *	entry changed, of a page that cannot be freed meanwhile.  The
+ *	command streamer holds it only between commands and for single
+ *	accesses, never across one.
  * @regs: register file, I915_MMIO_SIZE bytes, indexed by offset / 4
  * @gtt: the GTT entries
+ * @gtt_gen: bumped under @lock with every write of @gtt, read without it
+ *	by the holders of a &struct i915_sim_gtt_window
  * @engine_busy: the command streamer is executing (MI_MODE idle reads 0)
  * @in_reset: GDRST holds the render engine in reset: nothing executes
  * @kick: command streamer hook, called under @lock after a write to the
@@ -177,6 +184,7 @@ struct i915_sim {
 	raw_spinlock_t lock;
 	u32 *regs;
 	u32 *gtt;
+	unsigned long gtt_gen;
 	bool engine_busy;
 	bool in_reset;
 	void (*kick)(struct i915_sim *sim);
@@ -245,6 +253,30 @@ int i915_sim_gtt_copy(struct i915_sim *sim, u32 addr, void *buf, size_t len,
 		      bool to_gpu);
 int i915_sim_gtt_read32(struct i915_sim *sim, u32 addr, u32 *val);
 int i915_sim_gtt_write32(struct i915_sim *sim, u32 addr, u32 val);
+int i915_sim_gtt_invalidate(struct i915_sim *sim, u32 addr);
+
+/**
+ * struct i915_sim_gtt_window - one page of graphics memory held for reads
+ * @addr: GTT address of the page
+ * @page: the page it translated to, a reference held; NULL when none
+ * @vaddr: the page's kernel mapping
+ * @gen: &i915_sim.gtt_gen when @addr was translated
+ * @lookups: translations made for reads through the window (debugfs)
+ *
+ * The reader's own (the command streamer's fetch): no lock.
+ */
+struct i915_sim_gtt_window {
+	u32 addr;
+	struct page *page;
+	void *vaddr;
+	unsigned long gen;
+	unsigned long lookups;
+};
+
+int i915_sim_gtt_window_read32(struct i915_sim *sim,
+			       struct i915_sim_gtt_window *w, u32 addr,
+			       u32 *val);
+void i915_sim_gtt_window_drop(struct i915_sim_gtt_window *w);
 int i915_sim_hws_write32_locked(struct i915_sim *sim, u32 offset, u32 val);
 int i915_sim_hws_write32(struct i915_sim *sim, u32 offset, u32 val);
 int i915_sim_stolen_init(struct i915_sim *sim);

@@ -16,9 +16,15 @@
  * MI_MODE (and a GDRST reset) kick the thread through &i915_sim.kick; out
  * of work, it watches the ring for 50 us before it sleeps, so that a tail
  * write soon after needs no wake-up.  &i915_sim.lock is
- * held only to read and update the engine state between two commands;
+ * held only to read and update the engine state between two commands
+ * (one hold commits a command and picks the next);
  * memory is read again for every command (nothing of a batch is cached),
- * and a command may take long (a blit) without holding anything.
+ * and a command may take long (a blit) without holding anything.  Commands
+ * are fetched a page at a time: one GTT lookup under the lock per page of
+ * the ring or batch (&i915_sim_gtt_window), whose dwords are then read
+ * from memory one by one without it, as long as no GTT entry is written;
+ * a command that crosses into the next page translates that page at its
+ * first dword there, so a fault names that dword.
  *
  * MI commands (i915_sim_mi.c, whose DOC has the whole table): MI_NOOP
  * (bit 22 writes NOPID), MI_FLUSH (all bits; memory is written directly,
@@ -105,7 +111,8 @@
  * the last command that halted the engine and what was wrong, with the
  * kind of GTT fault after a colon), then the counters commands, batches,
  * blits, blit_bytes, flushes, user_interrupts, errors, privileged_noops,
- * idle_looks, drawrects and the current cmd_delay_us.  Addresses and registers in
+ * idle_looks, fetch_lookups (pages translated for command fetches),
+ * drawrects and the current cmd_delay_us.  Addresses and registers in
  * hex, counters in decimal.
  */
 
@@ -572,7 +579,7 @@ int i915_sim_cs_fetch(struct i915_sim_cs *cs, struct i915_sim_cmd *cmd,
 	ret = cmd_addr(cmd, index, &addr);
 	if (ret)
 		return ret;
-	return i915_sim_gtt_read32(cs->sim, addr, val);
+	return i915_sim_gtt_window_read32(cs->sim, &cs->fetch, addr, val);
 }
 
 /* A command too long to keep: check it is there, page by page. */
@@ -584,7 +591,8 @@ static int cs_probe(struct i915_sim_cs *cs, struct i915_sim_cmd *cmd)
 	while (i < cmd->len) {
 		ret = cmd_addr(cmd, i, &addr);
 		if (!ret)
-			ret = i915_sim_gtt_read32(cs->sim, addr, &val);
+			ret = i915_sim_gtt_window_read32(cs->sim, &cs->fetch,
+							 addr, &val);
 		if (ret)
 			return ret;
 		if (i == cmd->len - 1)
@@ -685,37 +693,42 @@ static void cs_delay(struct i915_sim_cs *cs, struct i915_sim_cmd *cmd)
 	__set_current_state(TASK_RUNNING);
 }
 
-/* Execute one command; false if there was none to execute. */
+/*
+ * Execute commands while there are some; false if there was none.  One
+ * hold of the lock commits a command and picks the next one; the thread
+ * stops to yield the CPU when the scheduler asks.
+ */
 static bool cs_step(struct i915_sim_cs *cs)
 {
 	struct i915_sim *sim = cs->sim;
 	struct i915_sim_cmd *cmd = &cs->cmd;
 	enum i915_sim_cs_result res;
 	unsigned long flags;
-	bool begun;
+	bool ran = false;
 
 	raw_spin_lock_irqsave(&sim->lock, flags);
-	begun = cs_begin_locked(cs, cmd);
-	if (!begun)
-		cs_update_busy_locked(cs);
-	raw_spin_unlock_irqrestore(&sim->lock, flags);
-	if (!begun)
-		return false;
+	while (cs_begin_locked(cs, cmd)) {
+		raw_spin_unlock_irqrestore(&sim->lock, flags);
+		ran = true;
 
-	/* Around batches: the CPU's fenced aperture writes meet memory. */
-	if (!cmd->batch)
-		i915_sim_shadow_sync(sim, false);
-	res = cs_execute(cs, cmd);
-	if (res != I915_SIM_CS_STALL && res != I915_SIM_CS_ABORT)
-		cs_delay(cs, cmd);
+		/* Around batches: the CPU's fenced aperture writes meet memory. */
+		if (!cmd->batch)
+			i915_sim_shadow_sync(sim, false);
+		res = cs_execute(cs, cmd);
+		if (res != I915_SIM_CS_STALL && res != I915_SIM_CS_ABORT)
+			cs_delay(cs, cmd);
 
-	raw_spin_lock_irqsave(&sim->lock, flags);
-	cs->executing = false;
-	if (cmd->epoch == cs->epoch)
-		cs_commit_locked(cs, cmd, res);
+		raw_spin_lock_irqsave(&sim->lock, flags);
+		cs->executing = false;
+		if (cmd->epoch == cs->epoch)
+			cs_commit_locked(cs, cmd, res);
+		if (res == I915_SIM_CS_STALL || need_resched() ||
+		    kthread_should_stop())
+			break;
+	}
 	cs_update_busy_locked(cs);
 	raw_spin_unlock_irqrestore(&sim->lock, flags);
-	return true;
+	return ran;
 }
 
 /*
@@ -760,11 +773,14 @@ static int cs_thread(void *data)
 		}
 		if (cs_poll_for_work(cs))
 			continue;
+		/* Asleep, the thread holds no page. */
+		i915_sim_gtt_window_drop(&cs->fetch);
 		set_current_state(TASK_IDLE);
 		if (!kthread_should_stop() && !cs_has_work(cs))
 			schedule();
 		__set_current_state(TASK_RUNNING);
 	}
+	i915_sim_gtt_window_drop(&cs->fetch);
 	return 0;
 }
 
@@ -906,6 +922,7 @@ static void cs_show_counters(struct seq_file *m, struct i915_sim_cs *cs)
 	seq_printf(m, "privileged_noops: %ld\n",
 		   atomic_long_read(&cs->privileged_noops));
 	seq_printf(m, "idle_looks: %ld\n", atomic_long_read(&cs->idle_looks));
+	seq_printf(m, "fetch_lookups: %lu\n", READ_ONCE(cs->fetch.lookups));
 	seq_printf(m, "drawrects: %llu\n", rects);
 	seq_printf(m, "cmd_delay_us: %u\n", READ_ONCE(sim_cmd_delay_us));
 }

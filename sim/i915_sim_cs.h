@@ -169,6 +169,7 @@ struct i915_sim_drawrect {
  * @idle_looks: looks at the ring under the model's lock by the idle poll
  *	(debugfs): one per poll, however long it lasts
  * @cmd: the command being executed; the thread's own
+ * @fetch: the page commands are fetched from; the thread's own
  * @blt: blitter setup state; the thread's own
  * @span_dst: blitter span buffer; the thread's own
  * @span_src: blitter span buffer; the thread's own
@@ -217,6 +218,7 @@ struct i915_sim_cs {
 	atomic_long_t idle_looks;
 
 	struct i915_sim_cmd cmd;
+	struct i915_sim_gtt_window fetch;
 	struct i915_sim_blt_setup blt;
 	u8 span_dst[I915_SIM_BLT_CHUNK] __aligned(8);
 	u8 span_src[I915_SIM_BLT_CHUNK] __aligned(8);

@@ -27,6 +27,10 @@
  *   first at 0xOFFSET") and "entries: intact" while every GTT entry of the
  *   stolen range points at its stolen page (else "entries: N changed,
  *   first INDEX").
+ * - gtt_invalidate: write a hex graphics address; the model clears the
+ *   valid bit of its GTT entry, as a driver writing a bad entry would, so
+ *   that tests can make the GPU fault there.  The driver's next write of
+ *   the entry repairs it.
  * - cs: the command streamer's state and counters (i915_sim_cs.c).
  * - drawrects: the drawing rectangles executed (i915_sim_3d.c).
  */
@@ -297,6 +301,26 @@ static const struct file_operations sim_raise_error_fops = {
 	.llseek = noop_llseek,
 };
 
+static ssize_t sim_gtt_invalidate_write(struct file *file,
+					const char __user *ubuf, size_t len,
+					loff_t *ppos)
+{
+	u32 addr;
+	int ret;
+
+	ret = kstrtou32_from_user(ubuf, len, 16, &addr);
+	if (!ret)
+		ret = i915_sim_gtt_invalidate(file->private_data, addr);
+	return ret ? ret : len;
+}
+
+static const struct file_operations sim_gtt_invalidate_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = sim_gtt_invalidate_write,
+	.llseek = noop_llseek,
+};
+
 /**
  * i915_sim_debugfs_init - create the GPU's directory of files
  * @sim: the model, on its PCI bus
@@ -316,6 +340,8 @@ void i915_sim_debugfs_init(struct i915_sim *sim, struct dentry *root)
 	debugfs_create_file("raise_irq", 0200, dir, sim, &sim_raise_irq_fops);
 	debugfs_create_file("raise_error", 0200, dir, sim,
 			    &sim_raise_error_fops);
+	debugfs_create_file("gtt_invalidate", 0200, dir, sim,
+			    &sim_gtt_invalidate_fops);
 	i915_sim_cs_debugfs_init(sim, dir);
 }
 

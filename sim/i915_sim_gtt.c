@@ -25,7 +25,11 @@
  * translated by its entry (which must be valid and name a page the kernel
  * knows, pfn_valid()) and the page is accessed under &i915_sim.lock, so a
  * driver that clears entries and then frees the pages cannot race with the
- * model.  DMA needs bus mastering enabled in config space, as on hardware.
+ * model.  The command streamer's fetch translates once per page instead
+ * (i915_sim_gtt_window_read32()): it holds a reference to the page and
+ * reads it without the lock until it leaves the page or any entry is
+ * written.  DMA needs bus mastering enabled in config space, as on
+ * hardware.
  *
  * DMA addresses are physical addresses here: the virtual bus has no
  * IOMMU and no firmware node, so its devices use dma-direct.  A DMA mask
@@ -93,6 +97,13 @@ static u32 pte_encode_dma(struct i915_sim *sim, dma_addr_t addr, u32 type)
 	return pte_encode(sim, addr, type);
 }
 
+/* An entry was written: command fetches translate again. */
+static void gtt_changed_locked(struct i915_sim *sim)
+{
+	lockdep_assert_held(&sim->lock);
+	WRITE_ONCE(sim->gtt_gen, sim->gtt_gen + 1);
+}
+
 /* Callers are the driver's GTT code: a bad range is a driver bug. */
 static bool gtt_range_bad(struct i915_sim *sim, unsigned int first,
 			  unsigned int count)
@@ -115,6 +126,7 @@ static void gtt_write_scratch(struct i915_sim *sim, unsigned int first,
 	raw_spin_lock_irqsave(&sim->lock, flags);
 	for (i = 0; i < count && !sim->power_off; i++) {
 		WRITE_ONCE(sim->gtt[first + i], scratch);
+		gtt_changed_locked(sim);
 		if ((i + 1) % I915_SIM_GTT_BATCH == 0) {
 			raw_spin_unlock_irqrestore(&sim->lock, flags);
 			raw_spin_lock_irqsave(&sim->lock, flags);
@@ -146,6 +158,7 @@ void i915_sim_gtt_set(struct i915_sim *sim, unsigned int first,
 			break;
 		WRITE_ONCE(sim->gtt[first + i],
 			   pte_encode_dma(sim, addrs[i], type));
+		gtt_changed_locked(sim);
 		if (++i % I915_SIM_GTT_BATCH == 0) {
 			raw_spin_unlock_irqrestore(&sim->lock, flags);
 			raw_spin_lock_irqsave(&sim->lock, flags);
@@ -177,6 +190,7 @@ void i915_sim_gtt_power_on_locked(struct i915_sim *sim)
 {
 	lockdep_assert_held(&sim->lock);
 	memset(sim->gtt, 0, array_size(sim->gtt_entries, sizeof(*sim->gtt)));
+	gtt_changed_locked(sim);
 }
 
 static bool dma_allowed(struct i915_sim *sim)
@@ -369,6 +383,114 @@ int i915_sim_gtt_write32(struct i915_sim *sim, u32 addr, u32 val)
 	return i915_sim_gtt_copy(sim, addr, &val, sizeof(val), true);
 }
 
+/**
+ * i915_sim_gtt_invalidate - clear the valid bit of one GTT entry
+ * @sim: the model
+ * @addr: a graphics address in the entry's page
+ *
+ * For tests (debugfs gtt_invalidate): the GPU faults on that page until
+ * the driver writes the entry again.
+ *
+ * Return: 0, or -ERANGE beyond the GTT.
+ */
+int i915_sim_gtt_invalidate(struct i915_sim *sim, u32 addr)
+{
+	unsigned int idx = addr / I915_GTT_PAGE_SIZE;
+	unsigned long flags;
+
+	if (idx >= sim->gtt_entries)
+		return -ERANGE;
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	WRITE_ONCE(sim->gtt[idx], sim->gtt[idx] & ~I915_PTE_VALID);
+	gtt_changed_locked(sim);
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
+	return 0;
+}
+
+/* May the page @w holds still be read for @addr, without the lock? */
+static bool gtt_window_valid(struct i915_sim *sim,
+			     const struct i915_sim_gtt_window *w, u32 addr)
+{
+	return w->page && round_down(addr, I915_GTT_PAGE_SIZE) == w->addr &&
+	       READ_ONCE(sim->gtt_gen) == w->gen && dma_allowed(sim) &&
+	       (READ_ONCE(*i915_sim_reg(sim, I915_PGTBL_CTL)) &
+		I915_PGTBL_ENABLE);
+}
+
+/**
+ * i915_sim_gtt_window_drop - let go of the page a window holds
+ * @w: the window, which may hold none; in the thread that reads through it
+ */
+void i915_sim_gtt_window_drop(struct i915_sim_gtt_window *w)
+{
+	if (!w->page)
+		return;
+	kunmap_local(w->vaddr);
+	folio_put(page_folio(w->page));
+	w->page = NULL;
+	w->vaddr = NULL;
+}
+
+/**
+ * i915_sim_gtt_window_read32 - the GPU reads a dword, a page translated once
+ * @sim: the model
+ * @w: the reader's window, kept between calls
+ * @addr: graphics address, dword aligned
+ * @val: the value read
+ *
+ * As i915_sim_gtt_read32() (the same errors, in the same order), but the
+ * page is translated under the model's lock only when @addr leaves the
+ * page @w holds or a GTT entry was written since (&i915_sim.gtt_gen): the
+ * page is then held by a reference and read without the lock.  Bus
+ * mastering, power and PGTBL_CTL are checked at every read.  The memory
+ * itself is read at every call: nothing is cached but the translation.
+ * A page the kernel does not count references on (none should be in the
+ * GTT) is read under the lock, and not held.
+ *
+ * Return: 0, -EINVAL if @addr is not aligned, or as i915_sim_gtt_copy().
+ */
+int i915_sim_gtt_window_read32(struct i915_sim *sim,
+			       struct i915_sim_gtt_window *w, u32 addr,
+			       u32 *val)
+{
+	unsigned long flags;
+	struct page *page;
+	void *vaddr;
+
+	if (!IS_ALIGNED(addr, sizeof(u32)))
+		return -EINVAL;
+	if ((u64)addr + sizeof(u32) > (u64)sim->gtt_entries * I915_GTT_PAGE_SIZE)
+		return -ERANGE;
+	if (gtt_window_valid(sim, w, addr))
+		goto read;
+
+	i915_sim_gtt_window_drop(w);
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	page = i915_sim_gtt_page_locked(sim, addr);
+	if (IS_ERR(page)) {
+		raw_spin_unlock_irqrestore(&sim->lock, flags);
+		atomic_long_inc(&sim->gtt_faults);
+		return PTR_ERR(page);
+	}
+	if (!folio_try_get(page_folio(page))) {
+		vaddr = kmap_local_page(page);
+		*val = READ_ONCE(*(u32 *)(vaddr + offset_in_page(addr)));
+		kunmap_local(vaddr);
+		raw_spin_unlock_irqrestore(&sim->lock, flags);
+		return 0;
+	}
+	w->gen = sim->gtt_gen;
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
+	w->page = page;
+	w->addr = round_down(addr, I915_GTT_PAGE_SIZE);
+	/* The reader's thread's own, kept across commands: nested maps pair. */
+	w->vaddr = kmap_local_page(page);
+	WRITE_ONCE(w->lookups, w->lookups + 1);
+read:
+	*val = READ_ONCE(*(u32 *)(w->vaddr + offset_in_page(addr)));
+	return 0;
+}
+
 /* The status page as HWS_PGA names it: a GGTT offset or a physical page. */
 static struct page *hws_page_locked(struct i915_sim *sim)
 {
@@ -509,6 +631,7 @@ void i915_sim_stolen_map(struct i915_sim *sim)
 		WRITE_ONCE(sim->gtt[i],
 			   pte_encode(sim, page_to_phys(sim->stolen[i]),
 				      I915_PTE_UNCACHED));
+		gtt_changed_locked(sim);
 		if ((i + 1) % I915_SIM_GTT_BATCH == 0) {
 			raw_spin_unlock_irqrestore(&sim->lock, flags);
 			raw_spin_lock_irqsave(&sim->lock, flags);
