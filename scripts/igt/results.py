@@ -8,7 +8,10 @@ tests/igt/<gpu>-fails.txt, -skips.txt and -flakes.txt, prints every
 unexpected result and the totals, and ends with the suite's line
 "N passed, N failed, N skipped" (failed: everything that fails the run).
 With --update it rewrites the fails and skips lists from the run instead
-(flakes are kept as they are: one run cannot tell a flake).
+(flakes are kept as they are: one run cannot tell a flake).  With
+--subset the run ran chosen subtests only (make check's igt lane): a
+listed subtest it did not run is neither judged nor reported, and
+--update keeps its entry.
 
 Results, named as igt's own runner names them: BINARY@SUBTEST,
 BINARY@SUBTEST@DYNAMIC, or BINARY for a binary without subtests; status
@@ -255,6 +258,8 @@ def main():
     ap.add_argument('--logs', required=True, help='the guest\'s igt/ directory')
     ap.add_argument('--lists', required=True, help='tests/igt')
     ap.add_argument('--update', action='store_true')
+    ap.add_argument('--subset', action='store_true',
+                    help='the run ran chosen subtests: keep and ignore the others')
     ap.add_argument('--slowest', type=int, default=10)
     args = ap.parse_args()
 
@@ -280,7 +285,8 @@ def main():
             # what this run did not run keeps its entries
             for kind, new in (('fails', fails), ('skips', skips)):
                 for name, entry in lists[kind].items():
-                    if name.split('@')[0] not in ran:
+                    if name.split('@')[0] not in ran or \
+                            (args.subset and name not in res):
                         new[name] = entry
             write_list(os.path.join(args.lists, '%s-fails.txt' % gpu), gpu,
                        'subtests expected to fail (Crash and Timeout fail the run '
@@ -311,7 +317,7 @@ def main():
             if not ok:
                 unexpected.append('%s@%s: %s (expected %s)%s' % (
                     gpu, name, status, want, ': ' + msg if msg else ''))
-        for kind in ('fails', 'skips'):
+        for kind in () if args.subset else ('fails', 'skips'):
             for name in sorted(lists[kind]):
                 if name not in res and name.split('@')[0] in ran and \
                         '@<after' not in name:
