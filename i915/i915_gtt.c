@@ -39,10 +39,12 @@
  */
 
 #include <uapi/drm/i915_drm.h>
+#include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
+#include <linux/sched/signal.h>
 #include <linux/sizes.h>
 
 #include "i915_drv.h"
@@ -580,22 +582,35 @@ static void gtt_claim_unpinned(struct i915_gtt *gtt, struct list_head *list)
 	mutex_unlock(&gtt->lock);
 }
 
-/**
- * i915_gtt_evict_all - unbind every object that is not pinned
- * @i915: the device
- *
- * Waits for the GPU to finish with each object before unbinding it.
- *
- * Return: 0 on success, or -EINTR/-ERESTARTSYS if a signal interrupted a
- * wait (objects already handled stay unbound).
+/*
+ * Whether a bound, unpinned object is in someone else's hands: claimed by
+ * another evictor (the shrinker, an execbuffer) or being freed (its last
+ * reference is gone and its free unbinds it).  Both end by themselves.
  */
-int i915_gtt_evict_all(struct i915_device *i915)
+static bool gtt_others_evicting(struct i915_gtt *gtt)
+{
+	struct i915_gem_object *obj;
+	bool others = false;
+
+	mutex_lock(&gtt->lock);
+	list_for_each_entry(obj, &gtt->lru, gtt_link) {
+		if (!READ_ONCE(obj->pin_count) &&
+		    (obj->evicting || !kref_read(&obj->base.refcount))) {
+			others = true;
+			break;
+		}
+	}
+	mutex_unlock(&gtt->lock);
+	return others;
+}
+
+/* Unbind every object gtt_claim_unpinned() can claim, once. */
+static int gtt_evict_claimable(struct i915_device *i915)
 {
 	struct i915_gem_object *obj, *next;
 	LIST_HEAD(victims);
 	int ret = 0;
 
-	i915_gem_mmap_release_views(i915);
 	gtt_claim_unpinned(&i915->gtt, &victims);
 	list_for_each_entry_safe(obj, next, &victims, evict_link) {
 		if (!ret)
@@ -608,6 +623,38 @@ int i915_gtt_evict_all(struct i915_device *i915)
 		i915_gem_evict_release(obj);
 	}
 	return ret;
+}
+
+/**
+ * i915_gtt_evict_all - unbind every object that is not pinned
+ * @i915: the device
+ *
+ * Waits for the GPU to finish with each object before unbinding it.  An
+ * object another evictor holds or whose free is running cannot be claimed:
+ * this waits for them to let go (the shrinker or a client's eviction may
+ * still hold an object the caller has just closed) and tries again, a few
+ * times, so that a caller sees the GTT empty of unpinned objects unless
+ * other clients keep binding meanwhile.
+ *
+ * Return: 0 on success, or -EINTR/-ERESTARTSYS if a signal interrupted a
+ * wait (objects already handled stay unbound).
+ */
+int i915_gtt_evict_all(struct i915_device *i915)
+{
+	int tries = 4;
+	int ret;
+
+	i915_gem_mmap_release_views(i915);
+	for (;;) {
+		ret = gtt_evict_claimable(i915);
+		if (ret || !gtt_others_evicting(&i915->gtt) || !--tries)
+			return ret;
+		do {
+			if (signal_pending(current))
+				return -ERESTARTSYS;
+			usleep_range(100, 1000);
+		} while (gtt_others_evicting(&i915->gtt));
+	}
 }
 
 /**

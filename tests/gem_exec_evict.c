@@ -361,6 +361,57 @@ static void subtest_too_big_whole_gtt(void)
 	close(fd);
 }
 
+/* debugfs DROP_SHRINK_ALL in a loop: the shrinker claims and unbinds */
+static int shrink_forever(void *arg)
+{
+	int fd = drm_open_driver();
+
+	for (;;)
+		igt_debugfs_write(fd, "i915_gem_drop_caches", "0x20");
+	return 0;
+}
+
+/*
+ * GEM_INIT while the shrinker holds idle objects (and, for the closed
+ * ones, drops their last reference, so that their free unbinds them):
+ * GEM_INIT waits for those and succeeds rather than find them still bound
+ * and answer EBUSY.
+ */
+static void subtest_init_while_shrinking(void)
+{
+	enum { N = 16, ROUNDS = 50 };
+	struct drm_i915_gem_exec_object2 obj[N + 1];
+	struct drm_i915_gem_execbuffer2 eb = { 0 };
+	int fd = drm_open_driver();
+	uint64_t total = gem_gtt_total(fd);
+	int round, i, busy = 0;
+	pid_t pid;
+
+	pid = igt_fork(shrink_forever, NULL);
+	for (round = 0; round < ROUNDS; round++) {
+		memset(obj, 0, sizeof(obj));
+		for (i = 0; i < N; i++)
+			obj[i].handle = gem_create(fd, 256 << 10);
+		obj[N].handle = bbe_create(fd, 0);
+		eb.buffers_ptr = to_user_pointer(obj);
+		eb.buffer_count = N + 1;
+		eb.batch_len = 8;
+		igt_assert_ok(__gem_execbuf(fd, &eb));
+		gem_sync(fd, obj[N].handle);
+		for (i = 0; i < N / 2; i++)
+			gem_close(fd, obj[i].handle);
+		if (__gem_init(fd, 0, total) == -EBUSY)
+			busy++;
+		for (; i <= N; i++)
+			gem_close(fd, obj[i].handle);
+	}
+	kill(pid, SIGKILL);
+	igt_wait(pid);
+	close(fd);
+	igt_info("GEM_INIT answered EBUSY %d times of %d", busy, ROUNDS);
+	igt_assert_eq(busy, 0);
+}
+
 /* pinned objects: same offset, same contents, after all the churn */
 static void subtest_pinned_stay(void)
 {
@@ -505,6 +556,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(twice_the_gtt_clients),
 	SUBTEST(too_big_enospc),
 	SUBTEST(too_big_whole_gtt),
+	SUBTEST(init_while_shrinking),
 	SUBTEST(pinned_stay),
 	SUBTEST(pinned_not_evicted),
 	SUBTEST(shared_objects_concurrent),
