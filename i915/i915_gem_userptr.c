@@ -495,7 +495,9 @@ bool i915_exec_userptr_retry(struct i915_exec *eb, int ret,
 
 /*
  * PROBE: is every page of [@addr, @addr + @len) mapped by an ordinary
- * mapping (no hole, no PFN or mixed map, whose pages cannot be pinned)?
+ * mapping (no hole, no PFN, mixed or I/O map, whose pages cannot be
+ * pinned)?  A GEM object's CPU mapping on the DRM fd is VM_IO here where
+ * upstream's is VM_PFNMAP: both are refused.
  */
 static int userptr_probe(struct mm_struct *mm, unsigned long addr,
 			 unsigned long len)
@@ -509,7 +511,7 @@ static int userptr_probe(struct mm_struct *mm, unsigned long addr,
 		return -EINTR;
 	for_each_vma_range(vmi, vma, end) {
 		if (vma->vm_start > addr ||
-		    vma->vm_flags & (VM_PFNMAP | VM_MIXEDMAP))
+		    vma->vm_flags & (VM_PFNMAP | VM_MIXEDMAP | VM_IO))
 			break;
 		addr = vma->vm_end;
 	}

@@ -141,7 +141,8 @@ static int exec_with(int fd, uint32_t handle)
 static void subtest_probe(void)
 {
 	int fd = open_userptr();
-	uint32_t handle = 0;
+	uint32_t handle = 0, bo;
+	uint64_t off;
 	char *p;
 
 	igt_assert_eq(gem_getparam(fd, I915_PARAM_HAS_USERPTR_PROBE), 1);
@@ -167,8 +168,20 @@ static void subtest_probe(void)
 		      -EFAULT);
 	gem_close(fd, handle);
 
-	munmap(p, PAGE_SZ);
-	munmap(p + 2 * PAGE_SZ, PAGE_SZ);
+	/*
+	 * A GEM object's CPU mapping in the hole (igt's probe test): its
+	 * pages cannot be pinned (VM_IO; upstream's are VM_PFNMAP), EFAULT
+	 */
+	bo = gem_create(fd, PAGE_SZ);
+	igt_assert_ok(__gem_mmap_offset(fd, bo, I915_MMAP_OFFSET_WB, &off));
+	igt_assert(mmap(p + PAGE_SZ, PAGE_SZ, PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_FIXED, fd, off) == p + PAGE_SZ);
+	igt_assert_eq(__userptr(fd, p, 3 * PAGE_SZ, I915_USERPTR_PROBE,
+				&handle), -EFAULT);
+	igt_assert_eq(__userptr(fd, p + PAGE_SZ, PAGE_SZ, I915_USERPTR_PROBE,
+				&handle), -EFAULT);
+	munmap(p, 3 * PAGE_SZ);
+	gem_close(fd, bo);
 	close(fd);
 }
 
