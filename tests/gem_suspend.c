@@ -278,8 +278,16 @@ static void cycle_test(const char *state, const char *level, bool power_lost)
 	ref_copy(&fresh[1].ref, 7, 3, &pinned.ref, 0, 0, W - 7, H - 3);
 	emit_xy_copy(b, &fresh[1].s, 0, H - 8, &dst[0].s, 0, 0, W / 2, 8);
 	ref_copy(&fresh[1].ref, 0, H - 8, &dst[0].ref, 0, 0, W / 2, 8);
+	/*
+	 * Slow, so that the wait sleeps until the interrupt wakes it (a wait
+	 * that finds the batch done reads the count before the handler ran)
+	 */
 	user = irq_info(fd, "user interrupts");
+	sim_set_cmd_delay(DELAY_US);
 	batch_submit_sync(b);
+	sim_set_cmd_delay(0);
+	for (i = 0; i < 100 && irq_info(fd, "user interrupts") <= user; i++)
+		usleep(10000);
 	igt_assert_lt(user, irq_info(fd, "user interrupts"));
 	check_surface(fd, fresh[0].bo.handle, &fresh[0].ref,
 		      "new blit from the idle object");
