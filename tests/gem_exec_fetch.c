@@ -150,6 +150,46 @@ static void sim_gtt_invalidate(uint64_t addr)
 	igt_assert_eq(fclose(f), 0);
 }
 
+/*
+ * A client for the fault subtests, which hang the GPU on purpose:
+ * unwedged, master, unbannable, and a one-page @target placed four pages
+ * before the end of the GTT's managed range.  *@batch_addr is the page
+ * after it, where the two-page batch goes.
+ */
+static int fault_client(struct bo *target, uint64_t *batch_addr)
+{
+	int fd = drm_open_driver();
+	uint64_t start, end;
+
+	gem_require_unwedged(fd, HANGCHECK_MS);
+	igt_assert_ok(gem_set_master(fd));
+	gem_set_unbannable(fd);
+	gem_gtt_managed(fd, &start, &end);
+	bo_init(target, fd, PAGE_SZ);
+	target->offset = end - 4 * PAGE_SZ;
+	*batch_addr = end - 3 * PAGE_SZ;
+	return fd;
+}
+
+/*
+ * The exec list of the fault subtests: @target softpinned and written,
+ * then a new two-page batch object softpinned at @batch_addr holding
+ * @b, which is freed.
+ */
+static void pinned_pair(int fd, struct drm_i915_gem_exec_object2 *obj,
+			struct bo *target, uint64_t batch_addr,
+			struct batch *b)
+{
+	obj[0].handle = target->handle;
+	obj[0].offset = target->offset;
+	obj[0].flags = EXEC_OBJECT_PINNED | EXEC_OBJECT_WRITE;
+	obj[1].handle = gem_create(fd, 2 * PAGE_SZ);
+	obj[1].offset = batch_addr;
+	obj[1].flags = EXEC_OBJECT_PINNED;
+	gem_write(fd, obj[1].handle, 0, b->dw, 4 * b->len);
+	batch_free(b);
+}
+
 static void exec_pinned(int fd, struct drm_i915_gem_exec_object2 *obj)
 {
 	struct drm_i915_gem_execbuffer2 eb = {
@@ -180,23 +220,14 @@ static void straddle_fault(int fd, struct bo *target, uint64_t batch_addr,
 	long long errors;
 	uint32_t fault_at, header, zero[2] = { 0, 0 };
 	char err[256], want[64];
-	unsigned int n;
 
 	emit_xy_fill(b, &s, 0, 0, 1, 1, 0x600d);
 	pad_to(b, PAGE_SZ - head);
 	emit_xy_fill(b, &s, 1, 0, 1, 1, 0xbad);
 	batch_end(b);
-	n = b->len;
 	header = head >= 4 * BLT_DW ? 0 : b->dw[(PAGE_SZ - head) / 4];
 
-	obj[0].handle = target->handle;
-	obj[0].offset = target->offset;
-	obj[0].flags = EXEC_OBJECT_PINNED | EXEC_OBJECT_WRITE;
-	obj[1].handle = gem_create(fd, 2 * PAGE_SZ);
-	obj[1].offset = batch_addr;
-	obj[1].flags = EXEC_OBJECT_PINNED;
-	gem_write(fd, obj[1].handle, 0, b->dw, 4 * n);
-	batch_free(b);
+	pinned_pair(fd, obj, target, batch_addr, b);
 
 	/* whole: both fills land */
 	gem_write(fd, target->handle, 0, zero, sizeof(zero));
@@ -234,19 +265,13 @@ static void straddle_fault(int fd, struct bo *target, uint64_t batch_addr,
 
 static void subtest_straddle_faults(void)
 {
-	int fd = drm_open_driver();
-	uint64_t start, end;
+	uint64_t batch_addr;
 	struct bo target;
 	unsigned int k;
+	int fd = fault_client(&target, &batch_addr);
 
-	gem_require_unwedged(fd, HANGCHECK_MS);
-	igt_assert_ok(gem_set_master(fd));
-	gem_set_unbannable(fd);
-	gem_gtt_managed(fd, &start, &end);
-	bo_init(&target, fd, PAGE_SZ);
-	target.offset = end - 4 * PAGE_SZ;
 	for (k = 1; k <= BLT_DW; k++)
-		straddle_fault(fd, &target, end - 3 * PAGE_SZ, 4 * k);
+		straddle_fault(fd, &target, batch_addr, 4 * k);
 	bo_fini(&target, fd);
 	close(fd);
 }
@@ -264,36 +289,22 @@ static void subtest_invalidated_while_fetching(void)
 		.buffer_count = 2,
 		.batch_start_offset = PAGE_SZ - 16,
 	};
-	int fd = drm_open_driver();
-	uint64_t start, end, batch_addr;
 	int64_t forever = -1;
 	long long errors, acthd = 0;
+	uint64_t batch_addr;
 	struct batch *b;
 	struct bo target;
 	struct surf s;
 	double t0;
+	int fd = fault_client(&target, &batch_addr);
 
-	gem_require_unwedged(fd, HANGCHECK_MS);
-	igt_assert_ok(gem_set_master(fd));
-	gem_set_unbannable(fd);
-	gem_gtt_managed(fd, &start, &end);
-	bo_init(&target, fd, PAGE_SZ);
-	target.offset = end - 4 * PAGE_SZ;
-	batch_addr = end - 3 * PAGE_SZ;
 	s = target_surf(&target);
 	b = batch_new(fd);
 	/* four dwords in the first page, 300 in the second, the marker */
 	pad_to(b, PAGE_SZ + 4 * 300);
 	emit_xy_fill(b, &s, 0, 0, 1, 1, 0xbad);
 	batch_end(b);
-	obj[0].handle = target.handle;
-	obj[0].offset = target.offset;
-	obj[0].flags = EXEC_OBJECT_PINNED | EXEC_OBJECT_WRITE;
-	obj[1].handle = gem_create(fd, 2 * PAGE_SZ);
-	obj[1].offset = batch_addr;
-	obj[1].flags = EXEC_OBJECT_PINNED;
-	gem_write(fd, obj[1].handle, 0, b->dw, 4 * b->len);
-	batch_free(b);
+	pinned_pair(fd, obj, &target, batch_addr, b);
 
 	gem_error_state_clear(fd);
 	errors = sim_cs_value("errors");
