@@ -8,7 +8,9 @@
 # ":internal:"), without a warning; and every path of the repository that
 # README or Documentation/*.rst names (i915/..., sim/..., include/...,
 # tests/..., scripts/..., Documentation/...) must exist, but for
-# placeholders (<name>, patterns) and what the build makes (tests/build).
+# placeholders (<name>, patterns) and what the build makes (tests/build);
+# and docutils must parse every Documentation/*.rst without a warning
+# (scripts/check-rst.py: malformed tables, unbalanced inline markup).
 # Prints one line per problem and exits non-zero if there is any.
 #
 # Usage: scripts/check-docs.sh
@@ -84,10 +86,11 @@ paths() {
 for f in "$REPO"/Documentation/*.rst; do
 	scan "Documentation/${f##*/}"
 done
+"$REPO"/scripts/check-rst.py "$REPO"/Documentation/*.rst || BAD=1
 missing=$(paths)
 if [ -n "$missing" ]; then
 	echo "$missing"
 	BAD=1
 fi
-[ "$BAD" = 0 ] && echo "Documentation: every kernel-doc directive resolves, every path exists"
+[ "$BAD" = 0 ] && echo "Documentation: every kernel-doc directive resolves, every path exists, docutils parses every file"
 exit "$BAD"

@@ -43,7 +43,8 @@ PACKAGES=(
 	intel-gpu-tools
 	# the DKMS package (make dkms-deb) and the dkms lane of make check
 	dkms dpkg-dev debhelper dh-dkms
-	# building igt-gpu-tools' tests (make igt, scripts/igt/build.sh)
+	# building igt-gpu-tools' tests (make igt, scripts/igt/build.sh); python3-docutils also
+	# for make lint (scripts/check-rst.py)
 	meson ninja-build python3 peg libkmod-dev libproc2-dev libpciaccess-dev
 	libdw-dev libcairo2-dev libpixman-1-dev libudev-dev libglib2.0-dev
 	libunwind-dev libxrandr-dev libxv-dev python3-docutils libjson-c-dev
