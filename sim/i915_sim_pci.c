@@ -68,8 +68,16 @@
  * The firmware framebuffer: before any driver binds, the bus claims the
  * start of the aperture (BAR 2) the size of stolen memory, busy, named
  * %I915_SIM_FB_NAME, as efifb, vesafb or simpledrm claim the console's
- * framebuffer on a real machine.  A driver that requests all of the GPU's
- * regions fails to probe, as it would there.
+ * framebuffer on a real machine.
+ *
+ * Nothing is behind the BARs, so the memory window is claimed busy and
+ * exclusive: no one maps any of it (sysfs resourceN, /proc/bus/pci,
+ * /dev/mem) and no one claims a region in it (request_mem_region() fails
+ * -EBUSY, where on a real machine only a claim overlapping the firmware
+ * framebuffer would; upstream's i915, and this driver, claim none).
+ * User space reads the registers through the model's own resource0
+ * (i915_sim_regwin.c), which the function gets once it is added, and
+ * again after a rescan.
  */
 
 #include <linux/irq.h>

@@ -6,8 +6,9 @@
  * through sysfs (/sys/bus/pci/devices/<slot>/resource0, as libpciaccess's
  * pci_device_map_range() does for igt and intel_reg): the PCI core maps
  * the BAR's physical range.  The model's BARs have nothing behind them
- * (its window is claimed busy and exclusive, so the PCI core refuses to
- * map any of them), so the model presents resource0 itself: when the
+ * (its window is claimed busy and exclusive, so that a kernel with
+ * CONFIG_STRICT_DEVMEM refuses to map any of it), so the model presents
+ * resource0 itself: when the
  * GPU's function is added (and again after a rescan finds it) the PCI
  * core's resource0 attribute is replaced by one of the same name and mode
  * (0600), allocated as the core allocates its own, which the core frees
@@ -18,8 +19,11 @@
  * i915_sim_mmio_read() (no register's read has a side effect in the
  * model; all ones while memory decoding is off or the GPU is powered
  * down), on Gen4 the GTT entries in the upper part of BAR 0, and 0
- * elsewhere.  The other BARs (aperture, Gen3's GTT) keep the core's
- * files, which refuse to map them.
+ * elsewhere.  The other BARs' files (the aperture's resource2 and
+ * resource2_wc, Gen3's GTT BAR's resource3) are replaced too, by files
+ * whose mmap fails with EINVAL, as the core's does for a claimed range:
+ * nothing is behind them, and the model's claim on its window keeps the
+ * core's from mapping them only on a kernel with CONFIG_STRICT_DEVMEM.
  *
  * The values must not go stale: while a mapping exists, a delayed work
  * zaps the window's pages every %REGWIN_REFRESH_MS ms
@@ -36,7 +40,11 @@
  * private mapping of a real BAR does).  The pages are ordinary pages
  * (the kernfs file wraps every vm operation but pfn_mkwrite, which a
  * VM_PFNMAP mapping would need to refuse a store), with VM_IO so that
- * nothing pins them.
+ * nothing pins them.  A page is handed to the fault locked, with a
+ * reference of the window's besides the page table's: the fault path
+ * unlocks it only after the page table took it, and a zap in between
+ * must not free a locked page under it.  The work drops the window's
+ * references of pages the fault path has unlocked.
  *
  * Removal: the PCI core removes the attribute before the function goes;
  * kernfs waits for faults in flight, zaps every mapping of the file, and
@@ -54,6 +62,7 @@
 #include <linux/fs.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/pci.h>
 #include <linux/security.h>
 #include <linux/slab.h>
@@ -76,7 +85,11 @@
  * @gtt_offset: offset of the GTT in BAR 0 (Gen4), 0 if it has none
  * @lock: protects @files
  * @files: the &struct regwin_file of every file mapped
- * @refresh: zaps the mapped pages while @files is not empty
+ * @pages_lock: protects @pages; taken in the fault path
+ * @pages: pages handed to a fault, through their lru, each with a
+ *	reference of ours until the fault path has unlocked it
+ * @refresh: zaps the mapped pages while @files is not empty, and lets go
+ *	of @pages
  */
 struct i915_sim_regwin {
 	struct i915_sim *sim;
@@ -85,6 +98,8 @@ struct i915_sim_regwin {
 	u32 gtt_offset;
 	struct mutex lock; /* see above */
 	struct list_head files;
+	spinlock_t pages_lock; /* see above */
+	struct list_head pages;
 	struct delayed_work refresh;
 };
 
@@ -142,9 +157,18 @@ static vm_fault_t regwin_fault(struct vm_fault *vmf)
 	for (i = 0; i < PAGE_SIZE / sizeof(u32); i++)
 		p[i] = regwin_read(win, base + i * sizeof(u32));
 	kunmap_local(p);
-	/* The page table takes this reference; a zap frees the page. */
+
+	/*
+	 * The page table takes the allocation's reference.  Ours keeps the
+	 * page while the fault path holds it locked (see above).
+	 */
+	__SetPageLocked(page);
+	get_page(page);
+	spin_lock(&win->pages_lock);
+	list_add_tail(&page->lru, &win->pages);
+	spin_unlock(&win->pages_lock);
 	vmf->page = page;
-	return 0;
+	return VM_FAULT_LOCKED;
 }
 
 /* A store through a shared mapping of a page already read. */
@@ -157,6 +181,29 @@ static const struct vm_operations_struct regwin_vm_ops = {
 	.fault = regwin_fault,
 	.page_mkwrite = regwin_page_mkwrite,
 };
+
+/* Drop our references to the pages the fault path is done with (@all: wait). */
+static bool regwin_put_pages(struct i915_sim_regwin *win, bool all)
+{
+	struct page *page, *n;
+	LIST_HEAD(done);
+	bool left;
+
+	spin_lock(&win->pages_lock);
+	list_for_each_entry_safe(page, n, &win->pages, lru) {
+		if (all || !PageLocked(page))
+			list_move(&page->lru, &done);
+	}
+	left = !list_empty(&win->pages);
+	spin_unlock(&win->pages_lock);
+
+	list_for_each_entry_safe(page, n, &done, lru) {
+		list_del(&page->lru);
+		folio_wait_locked(page_folio(page));
+		put_page(page);
+	}
+	return left;
+}
 
 static void regwin_refresh(struct work_struct *work)
 {
@@ -178,7 +225,7 @@ static void regwin_refresh(struct work_struct *work)
 			kfree(f);
 		}
 	}
-	if (!list_empty(&win->files))
+	if (regwin_put_pages(win, false) || !list_empty(&win->files))
 		schedule_delayed_work(&win->refresh,
 				      msecs_to_jiffies(REGWIN_REFRESH_MS));
 	mutex_unlock(&win->lock);
@@ -231,27 +278,75 @@ static int regwin_mmap(struct file *file, struct kobject *kobj,
 	return 0;
 }
 
+/* The other BARs: nothing is behind them. */
+static int regwin_mmap_refused(struct file *file, struct kobject *kobj,
+			       struct bin_attribute *attr,
+			       struct vm_area_struct *vma)
+{
+	return -EINVAL;
+}
+
+/*
+ * Replace the PCI core's attribute *@slot with ours, the register window
+ * if @win, else a refusal, allocated as the core allocates its own (the
+ * name after the attribute): the core frees it with the function.
+ */
+static int regwin_replace(struct pci_dev *pdev, struct bin_attribute **slot,
+			  struct i915_sim_regwin *win)
+{
+	struct kobject *kobj = &pdev->dev.kobj;
+	struct bin_attribute *old = *slot;
+	size_t len = strlen(old->attr.name) + 1;
+	struct bin_attribute *attr;
+	int ret;
+
+	attr = kzalloc(sizeof(*attr) + len, GFP_KERNEL);
+	if (!attr)
+		return -ENOMEM;
+	memcpy(attr + 1, old->attr.name, len);
+	sysfs_bin_attr_init(attr);
+	attr->attr.name = (char *)(attr + 1);
+	attr->attr.mode = 0600;
+	attr->size = old->size;
+	attr->mmap = win ? regwin_mmap : regwin_mmap_refused;
+	attr->private = win;
+
+	sysfs_remove_bin_file(kobj, old);
+	ret = sysfs_create_bin_file(kobj, attr);
+	if (ret) {
+		kfree(attr);
+		if (sysfs_create_bin_file(kobj, old)) {
+			*slot = NULL;
+			kfree(old);
+		}
+		return ret;
+	}
+	*slot = attr;
+	kfree(old);
+	return 0;
+}
+
 /**
  * i915_sim_regwin_attach - present the register window as @pdev's resource0
  * @sim: the model
  * @pdev: the GPU's function, added (its sysfs resource files exist)
  *
- * Called under pci_lock_rescan_remove(), so that the function is neither
- * removed nor its files made again meanwhile.
+ * Replaces the files of every BAR: resource0 with the register window,
+ * the others with files that refuse to be mapped.  Called under
+ * pci_lock_rescan_remove(), so that the function is neither removed nor
+ * its files made again meanwhile.
  *
- * Return: the window, or an ERR_PTR(): the core's resource0 then stays,
- * refusing to map the BAR.
+ * Return: the window, or an ERR_PTR() (the files already replaced stay;
+ * those not replaced are the core's, which refuse to map the BARs on a
+ * kernel with CONFIG_STRICT_DEVMEM).
  */
 struct i915_sim_regwin *i915_sim_regwin_attach(struct i915_sim *sim,
 					       struct pci_dev *pdev)
 {
-	struct bin_attribute *old = pdev->res_attr[I915_MMIO_BAR];
 	struct i915_sim_regwin *win;
-	struct bin_attribute *attr;
-	char *name;
-	int ret;
+	int bar, ret = 0;
 
-	if (!old)
+	if (!pdev->res_attr[I915_MMIO_BAR])
 		return ERR_PTR(-ENODEV);
 
 	win = kzalloc(sizeof(*win), GFP_KERNEL);
@@ -265,41 +360,26 @@ struct i915_sim_regwin *i915_sim_regwin_attach(struct i915_sim *sim,
 				  I915_G4X_GTT_OFFSET : I915_GEN4_GTT_OFFSET;
 	mutex_init(&win->lock);
 	INIT_LIST_HEAD(&win->files);
+	spin_lock_init(&win->pages_lock);
+	INIT_LIST_HEAD(&win->pages);
 	INIT_DELAYED_WORK(&win->refresh, regwin_refresh);
 
-	/* As the PCI core allocates it: the name after the attribute. */
-	attr = kzalloc(sizeof(*attr) + sizeof("resource0"), GFP_KERNEL);
-	if (!attr) {
-		ret = -ENOMEM;
-		goto err_win;
+	/* resource0 last: @win is freed on failure, no file names it yet */
+	for (bar = 0; bar < PCI_STD_NUM_BARS && !ret; bar++) {
+		if (bar != I915_MMIO_BAR && pdev->res_attr[bar])
+			ret = regwin_replace(pdev, &pdev->res_attr[bar], NULL);
+		if (!ret && pdev->res_attr_wc[bar])
+			ret = regwin_replace(pdev, &pdev->res_attr_wc[bar],
+					     NULL);
 	}
-	name = (char *)(attr + 1);
-	snprintf(name, sizeof("resource0"), "resource%d", I915_MMIO_BAR);
-	sysfs_bin_attr_init(attr);
-	attr->attr.name = name;
-	attr->attr.mode = 0600;
-	attr->size = win->bar_len;
-	attr->mmap = regwin_mmap;
-	attr->private = win;
-
-	sysfs_remove_bin_file(&pdev->dev.kobj, old);
-	ret = sysfs_create_bin_file(&pdev->dev.kobj, attr);
+	if (!ret)
+		ret = regwin_replace(pdev, &pdev->res_attr[I915_MMIO_BAR], win);
 	if (ret) {
-		if (sysfs_create_bin_file(&pdev->dev.kobj, old)) {
-			pdev->res_attr[I915_MMIO_BAR] = NULL;
-			kfree(old);
-		}
-		goto err_attr;
+		mutex_destroy(&win->lock);
+		kfree(win);
+		return ERR_PTR(ret);
 	}
-	pdev->res_attr[I915_MMIO_BAR] = attr;
-	kfree(old);
 	return win;
-
-err_attr:
-	kfree(attr);
-err_win:
-	kfree(win);
-	return ERR_PTR(ret);
 }
 
 /**
@@ -316,6 +396,7 @@ void i915_sim_regwin_detach(struct i915_sim_regwin *win)
 	if (!win)
 		return;
 	cancel_delayed_work_sync(&win->refresh);
+	regwin_put_pages(win, true);
 	list_for_each_entry_safe(f, n, &win->files, link) {
 		list_del(&f->link);
 		fput(f->file);
