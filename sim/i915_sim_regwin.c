@@ -162,7 +162,7 @@ static vm_fault_t regwin_fault(struct vm_fault *vmf)
 	 * The page table takes the allocation's reference.  Ours keeps the
 	 * page while the fault path holds it locked (see above).
 	 */
-	__SetPageLocked(page);
+	__folio_set_locked(page_folio(page));
 	get_page(page);
 	spin_lock(&win->pages_lock);
 	list_add_tail(&page->lru, &win->pages);
