@@ -13,6 +13,8 @@
  * i915_ring (the ring's registers and the driver's view of it),
  * i915_swizzle_info (the bit-6 swizzling of X and Y tiling, as upstream
  * prints it, and "L-shaped memory detected" where detection failed),
+ * i915_wa_registers (the context workarounds per engine, as upstream
+ * prints them: none on Gen3/Gen4, so the file is empty),
  * i915_wedged (upstream's forced-reset knob: reads 1 while the device is
  * wedged; writing an engine mask with the render engine's bit resets the
  * GPU now, see i915_reset_debugfs_set()),
@@ -195,6 +197,20 @@ static int i915_swizzle_info_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
+/*
+ * Upstream prints, for each engine whose context workaround list is not
+ * empty, "<engine>: Workarounds applied: <count>" and one "0x<reg>:
+ * 0x<value>, mask: 0x<mask>" line per register.  Gen3/Gen4 have no
+ * context workarounds (upstream's list starts at Gen6; these parts have
+ * no logical context for them to live in) and this driver writes no
+ * workaround register at all, so nothing is printed, as upstream prints
+ * nothing on these parts: igt's gem_workarounds skips on the empty file.
+ */
+static int i915_wa_registers_show(struct seq_file *m, void *unused)
+{
+	return 0;
+}
+
 static const struct drm_info_list i915_debugfs_list[] = {
 	{ "i915_capabilities", i915_capabilities_show, 0 },
 	{ "i915_exec_stats", i915_exec_stats_show, 0 },
@@ -205,6 +221,7 @@ static const struct drm_info_list i915_debugfs_list[] = {
 	{ "i915_requests", i915_requests_show, 0 },
 	{ "i915_ring", i915_ring_show, 0 },
 	{ "i915_swizzle_info", i915_swizzle_info_show, 0 },
+	{ "i915_wa_registers", i915_wa_registers_show, 0 },
 };
 
 static int i915_drop_caches_get(void *data, u64 *val)

@@ -339,19 +339,14 @@ static int i915_pci_setup(struct pci_dev *pdev,
 		return ret;
 
 	/*
-	 * Claim what the driver drives: the registers (on Gen4 with the GTT
-	 * behind them) and on Gen3 the GTT BAR.  Not the aperture (BAR 2):
-	 * the driver never maps it, and the console's firmware framebuffer
-	 * (efifb, vesafb, simpledrm), which this driver leaves in place,
-	 * holds its start.  After pcim_enable_device() the claims are
-	 * managed: the PCI core releases them when the driver detaches.
+	 * No claim on the BARs, as upstream makes none: a busy region makes
+	 * the PCI core refuse the sysfs mmap of resourceN (iomem_is_exclusive()
+	 * under CONFIG_IO_STRICT_DEVMEM, which Debian sets), and igt and
+	 * intel_reg read the registers through a mapping of resource0 beside
+	 * the driver.  Upstream's one claim is on stolen memory, for its
+	 * stolen objects; this driver has none (stolen memory stays the
+	 * firmware's framebuffer, outside the managed GTT range).
 	 */
-	ret = pci_request_region(pdev, I915_MMIO_BAR, DRIVER_NAME);
-	if (!ret && info->gen == 3)
-		ret = pci_request_region(pdev, I915_GEN3_GTT_BAR, DRIVER_NAME);
-	if (ret)
-		return ret;
-
 	pci_set_master(pdev);
 	return dma_set_mask_and_coherent(&pdev->dev,
 					 DMA_BIT_MASK(info->dma_bits));

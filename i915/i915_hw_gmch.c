@@ -127,7 +127,7 @@ static int gmch_probe(struct i915_hw *hw, struct i915_gmch *gmch)
 /**
  * i915_hw_gmch_init - attach real Gen3/Gen4 hardware
  * @hw: the seam to fill in
- * @pdev: the GPU's PCI function (regions already requested)
+ * @pdev: the GPU's PCI function, enabled (its regions are not claimed)
  *
  * Return: 0 on success, -ENODEV without a host bridge, -EIO if intel-gtt
  * does not recognise the chipset, -ENOMEM if the registers cannot be mapped.

@@ -43,6 +43,7 @@ struct dentry;
 struct page;
 struct pci_dev;
 struct i915_sim_pci;
+struct i915_sim_regwin;
 struct i915_sim_cs;
 
 /**
@@ -343,6 +344,11 @@ void i915_sim_shadow_gtt_changed(struct i915_sim *sim, unsigned int first,
 /* i915_sim_pci.c: the virtual PCI bus */
 int i915_sim_pci_create(struct i915_sim *sim);
 void i915_sim_pci_destroy(struct i915_sim *sim);
+
+/* i915_sim_regwin.c: the register window of user space (sysfs resource0) */
+struct i915_sim_regwin *i915_sim_regwin_attach(struct i915_sim *sim,
+					       struct pci_dev *pdev);
+void i915_sim_regwin_detach(struct i915_sim_regwin *win);
 
 /* i915_sim_cs.c: the render command streamer */
 int i915_sim_cs_init(struct i915_sim *sim);

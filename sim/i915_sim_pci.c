@@ -68,8 +68,16 @@
  * The firmware framebuffer: before any driver binds, the bus claims the
  * start of the aperture (BAR 2) the size of stolen memory, busy, named
  * %I915_SIM_FB_NAME, as efifb, vesafb or simpledrm claim the console's
- * framebuffer on a real machine.  A driver that requests all of the GPU's
- * regions fails to probe, as it would there.
+ * framebuffer on a real machine.
+ *
+ * Nothing is behind the BARs, so the memory window is claimed busy and
+ * exclusive: no one maps any of it (sysfs resourceN, /proc/bus/pci,
+ * /dev/mem) and no one claims a region in it (request_mem_region() fails
+ * -EBUSY, where on a real machine only a claim overlapping the firmware
+ * framebuffer would; upstream's i915, and this driver, claim none).
+ * User space reads the registers through the model's own resource0
+ * (i915_sim_regwin.c), which the function gets once it is added, and
+ * again after a rescan.
  */
 
 #include <linux/irq.h>
@@ -107,6 +115,10 @@
  * @pm_domain: the platform's power management of @host (S3 cuts power)
  * @bridge_cfg: the host bridge's config space (read-only)
  * @fb: the firmware framebuffer's claim on the aperture, or NULL
+ * @fb_pdev: the function whose BAR 2 holds @fb
+ * @regwin: the function's register window for user space, or NULL
+ *	(under pci_lock_rescan_remove())
+ * @regwin_work: gives a function that a rescan found its register window
  * @nb: on the PCI bus type: follows the GPU's function across a removal
  *	and a rescan (called under pci_lock_rescan_remove())
  */
@@ -127,6 +139,9 @@ struct i915_sim_pci {
 	struct dev_pm_domain pm_domain;
 	u8 bridge_cfg[I915_SIM_CFG_SIZE];
 	struct resource *fb;
+	struct pci_dev *fb_pdev;
+	struct i915_sim_regwin *regwin;
+	struct work_struct regwin_work;
 	struct notifier_block nb;
 };
 
@@ -441,8 +456,15 @@ static int pick_domain(void)
 
 /*
  * Claim the window's CPU range: the highest free window-aligned range of
- * physical address space, above 4 GiB.  No one ever maps it: the driver
- * reaches the model through the hardware seam only.
+ * physical address space, above 4 GiB.  Nothing is behind it, so no one
+ * may map it: the claim is busy and exclusive, which makes the PCI core
+ * refuse an mmap of any BAR's sysfs resourceN or /proc/bus/pci file, and
+ * /dev/mem refuse the range (iomem_is_exclusive(); only iomem=relaxed on
+ * the command line lifts that).  The PCI core still assigns the BARs from
+ * it (allocate_resource() looks at ranges, not flags), but every
+ * request_mem_region() in it fails -EBUSY.  The driver reaches the model
+ * through the hardware seam only; user space reads the registers through
+ * the model's own resource0 (i915_sim_regwin.c).
  */
 static int window_claim(struct i915_sim_pci *pci)
 {
@@ -450,7 +472,8 @@ static int window_claim(struct i915_sim_pci *pci)
 	resource_size_t start;
 
 	pci->window.name = SIM_NAME;
-	pci->window.flags = IORESOURCE_MEM;
+	pci->window.flags = IORESOURCE_MEM | IORESOURCE_BUSY |
+			    IORESOURCE_EXCLUSIVE;
 	start = ALIGN_DOWN(iomem_resource.end - size + 1, size);
 	for (; start >= I915_SIM_WINDOW_CPU_MIN; start -= size) {
 		pci->window.start = start;
@@ -619,26 +642,59 @@ static void bus_remove(struct i915_sim_pci *pci)
 /*
  * The console's firmware framebuffer claims the start of the aperture, as
  * efifb and friends do, busy.  Nothing is lost without it: the claim only
- * imitates a real machine.
+ * imitates a real machine.  The window is busy (window_claim()), so the
+ * claim is made inside the BAR's resource, where request_mem_region()
+ * would have put it.
  */
 static void fb_claim(struct i915_sim_pci *pci, struct pci_dev *pdev)
 {
 	resource_size_t size = (resource_size_t)pci->sim->stolen_pages <<
 			       PAGE_SHIFT;
+	struct resource *bar = &pdev->resource[I915_APERTURE_BAR];
 
-	if (!size || pci_resource_len(pdev, I915_APERTURE_BAR) < size)
+	if (!size || resource_size(bar) < size)
 		return;
-	pci->fb = request_mem_region(pci_resource_start(pdev,
-							I915_APERTURE_BAR),
-				     size, I915_SIM_FB_NAME);
+	pci->fb = __request_region(bar, bar->start, size, I915_SIM_FB_NAME, 0);
+	pci->fb_pdev = pdev;
 }
 
 static void fb_release(struct i915_sim_pci *pci)
 {
 	if (!pci->fb)
 		return;
-	release_mem_region(pci->fb->start, resource_size(pci->fb));
+	__release_region(&pci->fb_pdev->resource[I915_APERTURE_BAR],
+			 pci->fb->start, resource_size(pci->fb));
 	pci->fb = NULL;
+	pci->fb_pdev = NULL;
+}
+
+/* Replace the function's resource0 with the model's register window. */
+static void regwin_attach(struct i915_sim_pci *pci, struct pci_dev *pdev)
+{
+	struct i915_sim_regwin *win = i915_sim_regwin_attach(pci->sim, pdev);
+
+	if (IS_ERR(win)) {
+		pci_warn(pdev, "no register window for user space: %pe\n",
+			 win);
+		return;
+	}
+	pci->regwin = win;
+}
+
+/*
+ * A rescan found the function again: once the rescan is over its sysfs
+ * files exist (the PCI core makes them after the notifier's ADD_DEVICE).
+ */
+static void regwin_work(struct work_struct *work)
+{
+	struct i915_sim_pci *pci = container_of(work, struct i915_sim_pci,
+						regwin_work);
+
+	pci_lock_rescan_remove();
+	if (!pci->regwin && pci->sim->pdev &&
+	    pci->sim->pdev->res_attr[I915_MMIO_BAR])
+		regwin_attach(pci, pci->sim->pdev);
+	pci_unlock_rescan_remove();
 }
 
 /*
@@ -677,8 +733,12 @@ static int sim_pci_notify(struct notifier_block *nb, unsigned long action,
 
 	switch (action) {
 	case BUS_NOTIFY_DEL_DEVICE:
-		if (pdev == pci->sim->pdev)
-			fb_release(pci);
+		if (pdev != pci->sim->pdev)
+			break;
+		fb_release(pci);
+		/* The PCI core removed the function's sysfs files. */
+		i915_sim_regwin_detach(pci->regwin);
+		pci->regwin = NULL;
 		break;
 	case BUS_NOTIFY_ADD_DEVICE:
 		if (pdev == pci->sim->pdev)
@@ -688,6 +748,7 @@ static int sim_pci_notify(struct notifier_block *nb, unsigned long action,
 		pci->sim->pdev->dev.platform_data = NULL;
 		pci_dev_put(pci->sim->pdev);
 		pci->sim->pdev = pci_dev_get(pdev);
+		schedule_work(&pci->regwin_work);
 		break;
 	}
 	return NOTIFY_OK;
@@ -716,6 +777,7 @@ static int bus_populate(struct i915_sim_pci *pci)
 	fb_claim(pci, pdev);
 	bridge_add(pci);
 	pci_bus_add_device(pdev);
+	regwin_attach(pci, pdev);
 	pci_unlock_rescan_remove();
 	return 0;
 }
@@ -762,6 +824,8 @@ static int sim_pci_setup(struct i915_sim_pci *pci)
 err_bus:
 	fb_release(pci);
 	bus_remove(pci);
+	i915_sim_regwin_detach(pci->regwin);
+	pci->regwin = NULL;
 err_nb:
 	bus_unregister_notifier(&pci_bus_type, &pci->nb);
 err_irq:
@@ -793,6 +857,7 @@ int i915_sim_pci_create(struct i915_sim *sim)
 
 	pci->sim = sim;
 	raw_spin_lock_init(&pci->cfg_lock);
+	INIT_WORK(&pci->regwin_work, regwin_work);
 	cfg_init(pci);
 	cfg_init_bridge(pci);
 	sim->pci = pci;
@@ -817,8 +882,13 @@ void i915_sim_pci_destroy(struct i915_sim *sim)
 	struct i915_sim_pci *pci = sim->pci;
 
 	bus_unregister_notifier(&pci_bus_type, &pci->nb);
+	/* Before the function goes: the work reads its sysfs files. */
+	cancel_work_sync(&pci->regwin_work);
 	fb_release(pci);
 	bus_remove(pci);
+	/* bus_remove() removed the function's files: the mappings fault. */
+	i915_sim_regwin_detach(pci->regwin);
+	pci->regwin = NULL;
 	/* A driver may hold the pci_dev longer: nothing of ours in it. */
 	sim->pdev->dev.platform_data = NULL;
 	pci_dev_put(sim->pdev);

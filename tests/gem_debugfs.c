@@ -6,7 +6,9 @@
  * i915_gem_drop_caches reads back a hex mask and takes it as igt writes
  * it, i915_capabilities describes the GPU, i915_swizzle_info names the
  * bit-6 swizzling SET_TILING reports, as upstream's does (igt's
- * gem_tiled_swapping reads it).
+ * gem_tiled_swapping reads it), i915_wa_registers exists and is empty, as
+ * upstream's is on Gen3/Gen4 (no context workarounds: igt's
+ * gem_workarounds skips on it).
  */
 #include <ctype.h>
 #include <unistd.h>
@@ -233,6 +235,20 @@ static void subtest_swizzle_info(void)
 	close(fd);
 }
 
+static void subtest_wa_registers(void)
+{
+	int fd = drm_open_driver();
+	char buf[4096];
+	int ret;
+
+	ret = igt_debugfs_read(fd, "i915_wa_registers", buf, sizeof(buf));
+	igt_assert_f(ret >= 0, "reading i915_wa_registers: %s",
+		     igt_errname(ret));
+	igt_assert_f(ret == 0, "i915_wa_registers is not empty:\n%.*s", ret,
+		     buf);
+	close(fd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST(objects_create_close),
 	SUBTEST(objects_flink_open),
@@ -243,6 +259,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(drop_caches_keeps_data),
 	SUBTEST(capabilities),
 	SUBTEST(swizzle_info),
+	SUBTEST(wa_registers),
 };
 
 igt_main(tests)
