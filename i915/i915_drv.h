@@ -163,8 +163,6 @@ struct i915_gtt_place {
  * @hang_score: how long the breadcrumb has been stuck, weighted by
  *	whether ACTHD moved (see i915_request.c)
  * @hang_checks: hang checks run so far (debugfs i915_requests)
- * @hang_error: the GPU reported an error: the hang check declares a hang
- *	at once (set in hard-IRQ context, cleared by the hang check)
  * @hw_lock: protects @in_reset and @held_head, and orders the tail
  *	register writes of emission against a reset's restart; taken inside
  *	@lock or &i915_device.reset_lock, nothing is taken inside it
@@ -207,7 +205,6 @@ struct i915_ring {
 	u32 hang_acthd;
 	unsigned int hang_score;
 	unsigned long hang_checks;
-	bool hang_error;
 	spinlock_t hw_lock; /* ring registers during a reset; see above */
 	bool in_reset;
 	u32 held_head;

@@ -24,12 +24,13 @@
  * adds to a hang score: %I915_HANG_SCORE_STUCK when the engine's ACTHD
  * has not moved either (stuck on one command), %I915_HANG_SCORE_BUSY when
  * it has (a long batch, or one that loops).  A moving breadcrumb resets
- * the score.  At %I915_HANG_SCORE_HUNG, or at once when the GPU reports
- * an error (the interrupt handler queues the check without delay), the
+ * the score.  At %I915_HANG_SCORE_HUNG the
  * GPU is declared hung and i915_reset_handle() captures the error state
  * (i915_gpu_error.c) and resets it (or wedges the device: every
  * outstanding request completes with -EIO).  So a stuck
- * engine is declared hung after 3 checks, and a batch that keeps running
+ * engine is declared hung after 3 checks (an engine stopped by an error
+ * it reported, an instruction or page-table error, too: as upstream's,
+ * the error interrupt itself resets nothing), and a batch that keeps running
  * without finishing after 30, or after 5 once its client has closed its
  * file (%I915_HANG_SCORE_ORPHAN: a killed client's spinner is reset in
  * about upstream's heartbeat time, not 30 s).  The check runs
@@ -1091,9 +1092,7 @@ static void hangcheck_work_fn(struct work_struct *work)
 	bool idle = i915_request_idle(i915);
 
 	ring->hang_checks++;
-	if (xchg(&ring->hang_error, false) && !idle) {
-		i915_reset_handle(i915);
-	} else if (idle || seqno != ring->hang_seqno) {
+	if (idle || seqno != ring->hang_seqno) {
 		ring->hang_score = 0;
 	} else {
 		if (acthd == ring->hang_acthd)

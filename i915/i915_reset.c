@@ -2,14 +2,15 @@
 /**
  * DOC: GPU reset
  *
- * What happens when the GPU hangs.  The hang check (i915_request.c) or an
- * error interrupt that stops the engine (i915_irq.c: instruction or
- * page-table error; G4x's privilege errors drop the command and are only
- * counted) hands the device to i915_reset_handle(), always from the hang-check
- * worker: a hang is declared when the breadcrumb has not moved for 3
- * checks with ACTHD stuck, or for 30 with ACTHD moving (a batch running
- * past its bound; 5 when its client has closed its file), or at once on
- * an error interrupt.
+ * What happens when the GPU hangs.  The hang check (i915_request.c) hands
+ * the device to i915_reset_handle(), always from the hang-check worker: a
+ * hang is declared when the breadcrumb has not moved for 3 checks with
+ * ACTHD stuck, or for 30 with ACTHD moving (a batch running past its
+ * bound; 5 when its client has closed its file).  An engine stopped by an
+ * error (an instruction or page-table error) is a stuck one: as upstream's,
+ * the error interrupt (i915_irq.c) is only acknowledged, and the
+ * instruction error is not even unmasked; the error state captured at the
+ * reset shows EIR, IPEIR and IPEHR as the error left them.
  *
  * With the module parameter reset (default 1, writable at run time) set,
  * the GPU is reset through GDRST in its PCI config space with upstream's
