@@ -17,6 +17,7 @@
 #include <drm/drm_mm.h>
 #include <drm/drm_print.h>
 #include <linux/dma-fence.h>
+#include <linux/llist.h>
 #include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
@@ -24,6 +25,7 @@
 #include <linux/shrinker.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
+#include <linux/timer.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/ww_mutex.h>
@@ -163,8 +165,6 @@ struct i915_gtt_place {
  * @hang_score: how long the breadcrumb has been stuck, weighted by
  *	whether ACTHD moved (see i915_request.c)
  * @hang_checks: hang checks run so far (debugfs i915_requests)
- * @hang_error: the GPU reported an error: the hang check declares a hang
- *	at once (set in hard-IRQ context, cleared by the hang check)
  * @hw_lock: protects @in_reset and @held_head, and orders the tail
  *	register writes of emission against a reset's restart; taken inside
  *	@lock or &i915_device.reset_lock, nothing is taken inside it
@@ -180,6 +180,10 @@ struct i915_gtt_place {
  * @queue_wait: woken when @queue shrinks or the GPU is wedged
  * @submit_work: writes the requests at the head of @queue whose
  *	dependencies have signalled into the ring (see i915_request.c)
+ * @expired: requests whose request_timeout_ms ran out before they
+ *	completed, each with the reference its timer held (lock-free list:
+ *	added to from the timer)
+ * @expire_work: cancels the requests on @expired (see i915_request.c)
  */
 struct i915_ring {
 	u32 size;
@@ -207,7 +211,6 @@ struct i915_ring {
 	u32 hang_acthd;
 	unsigned int hang_score;
 	unsigned long hang_checks;
-	bool hang_error;
 	spinlock_t hw_lock; /* ring registers during a reset; see above */
 	bool in_reset;
 	u32 held_head;
@@ -215,6 +218,8 @@ struct i915_ring {
 	u32 queued_bytes;
 	wait_queue_head_t queue_wait;
 	struct work_struct submit_work;
+	struct llist_head expired;
+	struct work_struct expire_work;
 };
 
 struct i915_error_state;
@@ -344,6 +349,10 @@ static inline struct i915_device *to_i915(const struct drm_device *dev)
  * @unbannable: CONTEXT_PARAM_BANNABLE cleared (root only)
  * @unrecoverable: CONTEXT_PARAM_RECOVERABLE cleared: one hang bans
  * @no_error_capture: CONTEXT_PARAM_NO_ERROR_CAPTURE set
+ * @request_timeout_ms: the module parameter request_timeout_ms when the
+ *	file was opened (its default context's watchdog, as upstream's):
+ *	its requests are cancelled that long after they are written into
+ *	the ring; 0: never
  */
 struct i915_file {
 	struct drm_file *file;
@@ -359,6 +368,7 @@ struct i915_file {
 	bool unbannable;
 	bool unrecoverable;
 	bool no_error_capture;
+	unsigned int request_timeout_ms;
 };
 
 /**
@@ -405,6 +415,10 @@ struct i915_file {
  * @awaits: the &struct i915_await of each dependency (changed only by the
  *	submitter, and after the request left &i915_ring.queue)
  * @queued: it went on &i915_ring.queue (under &i915_ring.lock)
+ * @timeout_ms: its file's &i915_file.request_timeout_ms (0: none)
+ * @watchdog: fires @timeout_ms after the request was written into the
+ *	ring; while pending it holds a reference on the request
+ * @expired_link: entry in &i915_ring.expired
  */
 struct i915_request {
 	struct dma_fence fence;
@@ -434,6 +448,9 @@ struct i915_request {
 	struct list_head awaits;
 	bool queued;
 	unsigned int wedges;
+	unsigned int timeout_ms;
+	struct timer_list watchdog;
+	struct llist_node expired_link;
 };
 
 /* Ring dwords a request writes after its commands: flush, breadcrumb, IRQ. */
@@ -726,6 +743,7 @@ int i915_ring_resume(struct i915_device *i915);
 
 /* i915_request.c: IRQ cookies as dma_fences */
 int i915_request_init(struct i915_device *i915);
+unsigned int i915_request_timeout_default(void);
 void i915_request_fini(struct i915_device *i915);
 void i915_request_quiesce(struct i915_device *i915);
 void i915_request_suspend(struct i915_device *i915);
@@ -762,6 +780,7 @@ void i915_request_module_exit(void);
 bool i915_reset_enabled(void);
 void i915_reset_init(struct i915_device *i915);
 void i915_reset_handle(struct i915_device *i915);
+void i915_reset_expired(struct i915_device *i915);
 void i915_reset_wedge(struct i915_device *i915);
 int i915_reset_debugfs_set(struct i915_device *i915, u64 engines);
 int i915_reset_stats_ioctl(struct drm_device *dev, void *data,

@@ -38,6 +38,8 @@ int i915_gem_open(struct drm_device *dev, struct drm_file *file)
 	fpriv->id = atomic64_inc_return(&i915_file_ids);
 	spin_lock_init(&fpriv->lock);
 	INIT_LIST_HEAD(&fpriv->requests);
+	/* The default context's watchdog, fixed at its creation (upstream). */
+	fpriv->request_timeout_ms = i915_request_timeout_default();
 	file->driver_priv = fpriv;
 	return 0;
 }

@@ -9,6 +9,7 @@
  * page moved"; i915_irq_user_interrupt() is where requests get signalled.
  */
 
+#include <drm/drm_print.h>
 #include <linux/interrupt.h>
 #include <linux/pci.h>
 
@@ -17,16 +18,15 @@
 
 /* The interrupts this driver handles: render user interrupt and errors. */
 #define I915_IRQ_ENABLED	(I915_USER_INTERRUPT | I915_MASTER_ERROR_INTERRUPT)
-/* Errors left unmasked in EMR: page-table and instruction errors. */
-#define I915_EMR_UNMASKED	(I915_ERROR_PAGE_TABLE | I915_ERROR_INSTRUCTION)
-#define G4X_EMR_UNMASKED	(GM45_ERROR_PAGE_TABLE | GM45_ERROR_MEM_PRIV | \
-				 GM45_ERROR_CP_PRIV | I915_ERROR_INSTRUCTION)
 /*
- * Errors that stop the engine: a hang.  G4x's privilege errors do not
- * (the command is dropped and the batch goes on): counted, not a hang.
+ * Errors left unmasked in EMR, upstream's choice for these parts: page-table
+ * errors, and on G4x the privilege errors.  The instruction error stays
+ * masked (its EMR bit is reserved on G4x): it is still recorded in EIR,
+ * where the error state of the hang finds it.
  */
-#define I915_EIR_HANG		(I915_ERROR_PAGE_TABLE | I915_ERROR_INSTRUCTION)
-#define G4X_EIR_HANG		(GM45_ERROR_PAGE_TABLE | I915_ERROR_INSTRUCTION)
+#define I915_EMR_UNMASKED	I915_ERROR_PAGE_TABLE
+#define G4X_EMR_UNMASKED	(GM45_ERROR_PAGE_TABLE | GM45_ERROR_MEM_PRIV | \
+				 GM45_ERROR_CP_PRIV)
 
 static void i915_irq_reset(struct i915_hw *hw)
 {
@@ -53,7 +53,10 @@ static void i915_irq_postinstall(struct i915_device *i915)
 
 /*
  * Acknowledge an error interrupt: clear EIR, and mask in EMR any error bit
- * that refuses to clear so that it cannot storm.
+ * that refuses to clear so that it cannot storm.  As upstream's, nothing
+ * more: an error that stopped the engine is found by the hang check, which
+ * sees the engine no longer advance, and the reset captures the error
+ * state then.
  */
 static void i915_irq_error(struct i915_device *i915)
 {
@@ -68,11 +71,8 @@ static void i915_irq_error(struct i915_device *i915)
 		i915_write(hw, I915_EMR, i915_read(hw, I915_EMR) | stuck);
 		i915_write(hw, I915_EIR, stuck);
 	}
-	if (!(eir & (i915->info->is_g4x ? G4X_EIR_HANG : I915_EIR_HANG)))
-		return;
-	/* The engine stopped on the error: the hang check resets it now. */
-	WRITE_ONCE(i915->ring.hang_error, true);
-	mod_delayed_work(system_wq, &i915->ring.hangcheck_work, 0);
+	drm_dbg(&i915->drm, "master error, EIR 0x%08x, stuck 0x%08x\n", eir,
+		stuck);
 }
 
 static irqreturn_t i915_irq_handler(int irq, void *arg)

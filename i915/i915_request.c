@@ -24,18 +24,27 @@
  * adds to a hang score: %I915_HANG_SCORE_STUCK when the engine's ACTHD
  * has not moved either (stuck on one command), %I915_HANG_SCORE_BUSY when
  * it has (a long batch, or one that loops).  A moving breadcrumb resets
- * the score.  At %I915_HANG_SCORE_HUNG, or at once when the GPU reports
- * an error (the interrupt handler queues the check without delay), the
+ * the score.  At %I915_HANG_SCORE_HUNG the
  * GPU is declared hung and i915_reset_handle() captures the error state
  * (i915_gpu_error.c) and resets it (or wedges the device: every
  * outstanding request completes with -EIO).  So a stuck
- * engine is declared hung after 3 checks, and a batch that keeps running
+ * engine is declared hung after 3 checks (an engine stopped by an error
+ * it reported, an instruction or page-table error, too: as upstream's,
+ * the error interrupt itself resets nothing), and a batch that keeps running
  * without finishing after 30, or after 5 once its client has closed its
  * file (%I915_HANG_SCORE_ORPHAN: a killed client's spinner is reset in
  * about upstream's heartbeat time, not 30 s).  The check runs
  * only while requests are outstanding: emitting a request arms it, and a
  * check that finds every request complete does not re-arm (no wakeups
  * on an idle GPU).  hangcheck_ms cannot be 0.
+ *
+ * Requests also expire, as upstream's do: a file takes the module
+ * parameter request_timeout_ms when it is opened (upstream's default
+ * context takes it at its creation), and each of its requests gets a
+ * timer when it is written into the ring.  One still running when its
+ * timer fires is cancelled by the expiry worker: its fence's error
+ * becomes -EINTR and the GPU is reset (i915_reset_expired(), no error
+ * state), as upstream's legacy ring, which cannot preempt, cancels it.
  *
  * A fence can leave the driver: FENCE_OUT wraps it in a sync_file, and an
  * exported object's dma_resv hands its fences to whoever asks (another
@@ -96,6 +105,25 @@ static const struct kernel_param_ops hangcheck_ms_ops = {
 module_param_cb(hangcheck_ms, &hangcheck_ms_ops, &i915_hangcheck_ms, 0600);
 MODULE_PARM_DESC(hangcheck_ms,
 		 "Interval of the hang check in ms, at least 1; the GPU is declared hung after 3 intervals stuck on one command, or 30 running without completing a request (5 for a closed file's request) (default 1000)");
+
+/*
+ * Upstream's default request expiry as Debian builds 6.1
+ * (CONFIG_DRM_I915_REQUEST_TIMEOUT=20000).
+ */
+static unsigned int i915_request_timeout_ms = 20000;
+module_param_named(request_timeout_ms, i915_request_timeout_ms, uint, 0600);
+MODULE_PARM_DESC(request_timeout_ms,
+		 "Time in ms after which a request written into the ring and not yet completed is cancelled (-EINTR) by a GPU reset; read when a file is opened, 0 = never (default 20000)");
+
+/**
+ * i915_request_timeout_default - request_timeout_ms for a new file
+ *
+ * Return: the module parameter's value now.
+ */
+unsigned int i915_request_timeout_default(void)
+{
+	return READ_ONCE(i915_request_timeout_ms);
+}
 
 #define I915_HANG_SCORE_STUCK	10
 #define I915_HANG_SCORE_BUSY	1
@@ -322,6 +350,52 @@ static void request_add_to_client(struct i915_request *rq,
 	spin_unlock(&fpriv->lock);
 }
 
+/*
+ * request_timeout_ms after it was written into the ring: hand the request
+ * (and the timer's reference) to the expiry worker.
+ */
+static void request_watchdog_fn(struct timer_list *t)
+{
+	struct i915_request *rq = from_timer(rq, t, watchdog);
+	struct i915_ring *ring = rq->ring;
+
+	if (llist_add(&rq->expired_link, &ring->expired))
+		schedule_work(&ring->expire_work);
+}
+
+/*
+ * Cancel every expired request that has not completed, as upstream's
+ * watchdog does on a legacy ring: its fence's error becomes -EINTR (unless
+ * it has one already) and the GPU is reset (i915_reset_expired()), once
+ * for each such request; the request running then is the guilty one.
+ */
+static void expire_work_fn(struct work_struct *work)
+{
+	struct i915_ring *ring = container_of(work, struct i915_ring,
+					      expire_work);
+	struct i915_device *i915 = ring_to_i915(ring);
+	struct i915_request *rq, *next;
+	struct llist_node *first;
+	unsigned long flags;
+	bool expired;
+
+	first = llist_reverse_order(llist_del_all(&ring->expired));
+	llist_for_each_entry_safe(rq, next, first, expired_link) {
+		spin_lock_irqsave(&ring->fence_lock, flags);
+		expired = !dma_fence_is_signaled_locked(&rq->fence);
+		if (expired && !rq->fence.error)
+			dma_fence_set_error(&rq->fence, -EINTR);
+		spin_unlock_irqrestore(&ring->fence_lock, flags);
+		if (expired) {
+			drm_notice(&i915->drm,
+				   "request %llu expired after %u ms: cancelled\n",
+				   rq->fence.seqno, rq->timeout_ms);
+			i915_reset_expired(i915);
+		}
+		i915_request_put(rq);
+	}
+}
+
 /**
  * i915_request_create - allocate a request, before taking the ring lock
  * @i915: the device
@@ -347,6 +421,7 @@ struct i915_request *i915_request_create(struct i915_device *i915,
 	INIT_LIST_HEAD(&rq->awaits);
 	atomic_set(&rq->pending, 1); /* the submitter's, until it submits */
 	rq->cmds = rq->cmds_inline;
+	timer_setup(&rq->watchdog, request_watchdog_fn, 0);
 	/* Who submitted it, for the error state if it hangs. */
 	rq->pid = task_tgid_nr(current);
 	get_task_comm(rq->comm, current);
@@ -437,8 +512,12 @@ static void request_enter(struct i915_request *rq, struct drm_file *file)
 
 	rq->emitted = jiffies;
 	rq->fence.seqno = ring->next_seqno++;
-	if (file)
+	if (file) {
+		struct i915_file *fpriv = file->driver_priv;
+
+		rq->timeout_ms = fpriv->request_timeout_ms;
 		request_add_to_client(rq, file);
+	}
 	for (i = 0; i < rq->num_objects; i++)
 		if (to_i915_obj(rq->objects[i])->exported)
 			i915_request_escape(rq);
@@ -468,6 +547,16 @@ static int request_emit(struct i915_request *rq, struct drm_file *file)
 
 	if (!rq->queued)
 		request_enter(rq, file);
+	/*
+	 * Its expiry counts from now, as upstream's from its submission;
+	 * armed before the retire worker can find it on the list, which
+	 * drops the timer's reference with the timer.
+	 */
+	if (rq->timeout_ms) {
+		dma_fence_get(&rq->fence);
+		mod_timer(&rq->watchdog,
+			  jiffies + msecs_to_jiffies(rq->timeout_ms));
+	}
 	/* On the list before the GPU can reach the breadcrumb. */
 	spin_lock_irqsave(&ring->fence_lock, flags);
 	if (rq->queued)
@@ -546,6 +635,9 @@ static void request_remove_from_client(struct i915_request *rq)
 static void request_retire(struct i915_request *rq)
 {
 	trace_i915_request_retire(rq);
+	/* A pending expiry holds a reference: drop it with the timer. */
+	if (del_timer(&rq->watchdog))
+		i915_request_put(rq);
 	request_remove_from_client(rq);
 	request_release_objects(rq);
 	i915_request_put(rq);
@@ -1091,9 +1183,7 @@ static void hangcheck_work_fn(struct work_struct *work)
 	bool idle = i915_request_idle(i915);
 
 	ring->hang_checks++;
-	if (xchg(&ring->hang_error, false) && !idle) {
-		i915_reset_handle(i915);
-	} else if (idle || seqno != ring->hang_seqno) {
+	if (idle || seqno != ring->hang_seqno) {
 		ring->hang_score = 0;
 	} else {
 		if (acthd == ring->hang_acthd)
@@ -1309,6 +1399,8 @@ int i915_request_init(struct i915_device *i915)
 	ring->hws[I915_HWS_SEQNO_INDEX] = 0;
 	INIT_WORK(&ring->retire_work, retire_work_fn);
 	INIT_DELAYED_WORK(&ring->hangcheck_work, hangcheck_work_fn);
+	init_llist_head(&ring->expired);
+	INIT_WORK(&ring->expire_work, expire_work_fn);
 	return 0;
 }
 
@@ -1437,4 +1529,6 @@ void i915_request_fini(struct i915_device *i915)
 	cancel_work_sync(&i915->ring.submit_work);
 	cancel_delayed_work_sync(&i915->ring.hangcheck_work);
 	cancel_work_sync(&i915->ring.retire_work);
+	/* Every request is retired: an expiry that fired only drops refs. */
+	flush_work(&i915->ring.expire_work);
 }

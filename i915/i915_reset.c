@@ -2,14 +2,15 @@
 /**
  * DOC: GPU reset
  *
- * What happens when the GPU hangs.  The hang check (i915_request.c) or an
- * error interrupt that stops the engine (i915_irq.c: instruction or
- * page-table error; G4x's privilege errors drop the command and are only
- * counted) hands the device to i915_reset_handle(), always from the hang-check
- * worker: a hang is declared when the breadcrumb has not moved for 3
- * checks with ACTHD stuck, or for 30 with ACTHD moving (a batch running
- * past its bound; 5 when its client has closed its file), or at once on
- * an error interrupt.
+ * What happens when the GPU hangs.  The hang check (i915_request.c) hands
+ * the device to i915_reset_handle(), always from the hang-check worker: a
+ * hang is declared when the breadcrumb has not moved for 3 checks with
+ * ACTHD stuck, or for 30 with ACTHD moving (a batch running past its
+ * bound; 5 when its client has closed its file).  An engine stopped by an
+ * error (an instruction or page-table error) is a stuck one: as upstream's,
+ * the error interrupt (i915_irq.c) is only acknowledged, and the
+ * instruction error is not even unmasked; the error state captured at the
+ * reset shows EIR, IPEIR and IPEHR as the error left them.
  *
  * With the module parameter reset (default 1, writable at run time) set,
  * the GPU is reset through GDRST in its PCI config space with upstream's
@@ -317,7 +318,9 @@ static void cancel_guilty(struct i915_device *i915, struct i915_request *rq)
 
 	spin_lock_irqsave(&ring->fence_lock, flags);
 	if (!dma_fence_is_signaled_locked(&rq->fence)) {
-		dma_fence_set_error(&rq->fence, -EIO);
+		/* An expired request keeps its -EINTR (upstream: set once). */
+		if (!rq->fence.error)
+			dma_fence_set_error(&rq->fence, -EIO);
 		dma_fence_signal_locked(&rq->fence);
 	}
 	spin_unlock_irqrestore(&ring->fence_lock, flags);
@@ -340,7 +343,8 @@ static void ring_hold(struct i915_device *i915)
  * cancelled.  Called with &i915_device.reset_lock held.  Return: 0, or
  * the errno of a reset that failed (the device is then wedged).
  */
-static int reset_and_restart(struct i915_device *i915, bool stalled)
+static int reset_and_restart(struct i915_device *i915, bool stalled,
+			     bool capture)
 {
 	struct i915_ring *ring = &i915->ring;
 	struct i915_request *guilty = NULL;
@@ -353,7 +357,8 @@ static int reset_and_restart(struct i915_device *i915, bool stalled)
 	if (stalled)
 		guilty = find_guilty(ring, acthd);
 
-	i915_request_capture_error(i915, guilty);
+	if (capture)
+		i915_request_capture_error(i915, guilty);
 
 	ret = reset_hw(i915);
 	if (ret)
@@ -408,7 +413,31 @@ void i915_reset_handle(struct i915_device *i915)
 		i915_reset_wedge(i915);
 		goto out;
 	}
-	reset_and_restart(i915, true);
+	reset_and_restart(i915, true, true);
+out:
+	mutex_unlock(&i915->reset_lock);
+}
+
+/**
+ * i915_reset_expired - a request's request_timeout_ms ran out: reset
+ * @i915: the device
+ *
+ * Called from the expiry worker (i915_request.c), as upstream's legacy
+ * ring cancels an expired request: with no preemption to end just that
+ * request, the GPU is reset as for a hang (the running request guilty,
+ * counted towards its client's ban), but no error state is captured.
+ * With reset=0, or if the reset fails, the device is wedged.
+ */
+void i915_reset_expired(struct i915_device *i915)
+{
+	mutex_lock(&i915->reset_lock);
+	if (READ_ONCE(i915->ring.wedged))
+		goto out;
+	if (!READ_ONCE(i915_reset_param)) {
+		i915_reset_wedge(i915);
+		goto out;
+	}
+	reset_and_restart(i915, true, false);
 out:
 	mutex_unlock(&i915->reset_lock);
 }
@@ -465,7 +494,7 @@ int i915_reset_debugfs_set(struct i915_device *i915, u64 engines)
 			ret = i915_request_unwedge(i915);
 		goto out;
 	}
-	ret = reset_and_restart(i915, true);
+	ret = reset_and_restart(i915, true, true);
 out:
 	mutex_unlock(&i915->reset_lock);
 	return ret;

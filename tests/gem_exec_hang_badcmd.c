@@ -3,9 +3,9 @@
  * gem_exec_hang_badcmd: a batch with a command the GPU does not know.
  *
  * The command streamer stops with an error (the model sets its error
- * registers and raises the error interrupt, as hardware would), and the
- * driver resets the GPU at once: the waiter's WAIT returns within seconds
- * with 0, as upstream's, and so do SET_DOMAIN and PREAD; the request's
+ * registers, as hardware would), the hang check finds the engine stuck
+ * and the driver resets the GPU: the waiter's WAIT returns 0, as
+ * upstream's, and so do SET_DOMAIN and PREAD; the request's
  * sync_file (FENCE_OUT) says EIO; what ran before the bad command landed,
  * nothing after it did; the device is not wedged (debugfs i915_wedged
  * reads 0) and the same client's next batch runs.  With reset=0 the
@@ -17,7 +17,15 @@
  * non-secure and secure batches (unknown_mi_opcodes, bad_mi_lengths):
  * IPEHR holds the header, ACTHD its address, the GPU is reset each time
  * (the client made unbannable, as root may, so that ninety hangs in a
- * row do not ban it).  privileged_g4x: on G4x a privileged command in a
+ * row do not ban it); the error state's EIR has the instruction error,
+ * which raised no error interrupt (upstream leaves it masked in EMR).
+ *
+ * error_irq_no_reset: as upstream's, the error does not reset the GPU by
+ * itself: the one reset comes from the hang check, after at least 3
+ * checks found the engine stuck (before, the error interrupt queued an
+ * immediate check that reset at its first run); no error interrupt was
+ * counted (EMR masks the instruction error, as upstream), and the error
+ * state has EIR's instruction error and the bad header in IPEHR.  privileged_g4x: on G4x a privileged command in a
  * non-secure batch is dropped without stopping the engine; its privilege
  * error interrupt is counted, the batch completes and nothing is reset.
  */
@@ -32,7 +40,10 @@
 #include "exec.h"
 
 #define HANGCHECK_MS	250
+/* the walks over every opcode: a stuck engine is found after 3 checks */
+#define WALK_HANGCHECK_MS	100
 #define BAD_HEADER	0x2badc0deu	/* client 1: reserved on Gen3/Gen4 */
+#define EIR_INSTRUCTION_ERROR	(1u << 0)	/* EIR/EMR bit 0 */
 
 /* @target seen as a 64 x 16 surface of 32 bpp */
 static struct surf target_surf(struct bo *target)
@@ -79,8 +90,6 @@ static void bad_command_hangs(int fd, bool wedges)
 	/* the GPU hung on it: the fence's error */
 	igt_assert_err(sync_file_status(fence), -EIO);
 	close(fence);
-	/* an error interrupt: no need to wait for 3 hang checks */
-	igt_assert(took < 3 * HANGCHECK_MS / 1000.0 + 2);
 	/* the model halted on it (the reset cleared its error registers) */
 	igt_assert_eq(sim_cs_value("errors"), errors + 1);
 
@@ -150,15 +159,32 @@ static long long error_interrupts(int fd)
 	return v;
 }
 
+/* EIR as the error state of the last hang shows it */
+static uint32_t error_state_eir(int fd)
+{
+	static char buf[65536];
+	const char *p;
+	int n;
+
+	n = igt_debugfs_read(fd, "i915_error_state", buf, sizeof(buf) - 1);
+	igt_assert_lt(0, n);
+	buf[n] = '\0';
+	p = strstr(buf, "\nEIR: 0x");
+	igt_assert_f(p, "no EIR line in the error state:\n%.1000s", buf);
+	return strtoul(p + strlen("\nEIR: 0x"), NULL, 16);
+}
+
 #define MARK_A		0x600d
 #define MARK_B		0xbad
 
 /*
  * Run @cmd (@n dwords) between two markers in a batch (secure if
  * @secure) and expect an instruction error there: the batch's fence ends
- * with EIO (the driver resets the GPU; its WAIT answers 0), the error state's IPEHR holds the
- * header and its ACTHD the command's address, the marker before it landed and the
- * one after it did not, and the device is not wedged.
+ * with EIO (the hang check finds the engine stuck and the driver resets the
+ * GPU; its WAIT answers 0), the error state's IPEHR holds the header, its
+ * ACTHD the command's address and its EIR the instruction error, which
+ * raised no error interrupt; the marker before it landed and the one after
+ * it did not, and the device is not wedged.
  */
 static void expect_instruction_error(int fd, const uint32_t *cmd,
 				     unsigned int n, bool secure,
@@ -195,7 +221,10 @@ static void expect_instruction_error(int fd, const uint32_t *cmd,
 	igt_assert_eq_u64(ipehr, cmd[0]);
 	igt_assert_eq_u64(acthd, b->bo.offset + at);
 	igt_assert_eq(sim_cs_value("errors"), errors + 1);
-	igt_assert_eq(error_interrupts(fd), irqs + 1);
+	igt_assert_eq(error_state_eir(fd) & EIR_INSTRUCTION_ERROR,
+		      EIR_INSTRUCTION_ERROR);
+	/* masked in EMR, as upstream: no interrupt */
+	igt_assert_eq(error_interrupts(fd), irqs);
 	map = gem_mmap__cpu(fd, target.handle, 0, PAGE_SZ);
 	igt_assert_eq_u64(map[0], MARK_A);
 	igt_assert_eq_u64(map[1], 0);
@@ -217,7 +246,7 @@ static void subtest_unknown_mi_opcodes(void)
 	unsigned int op, walked = 0;
 	char what[64];
 
-	gem_require_unwedged(fd, HANGCHECK_MS);
+	gem_require_unwedged(fd, WALK_HANGCHECK_MS);
 	igt_assert_ok(gem_set_master(fd));
 	gem_set_unbannable(fd);
 	for (op = 0; op < 64; op++) {
@@ -249,7 +278,7 @@ static void subtest_bad_mi_lengths(void)
 	unsigned int n, i, j, k, walked = 0;
 	char what[64];
 
-	gem_require_unwedged(fd, HANGCHECK_MS);
+	gem_require_unwedged(fd, WALK_HANGCHECK_MS);
 	igt_assert_ok(gem_set_master(fd));
 	gem_set_unbannable(fd);
 	rules = mi_rules(&n);
@@ -367,12 +396,69 @@ static void subtest_privileged_g4x(void)
 	close(fd);
 }
 
+/* the error stops the engine but resets nothing: only the hang check does */
+static void subtest_error_irq_no_reset(void)
+{
+	int fd = drm_open_driver();
+	long long irqs, errors, checks;
+	int64_t forever = -1;
+	uint32_t resets;
+	struct batch *b;
+	struct bo target;
+	uint64_t rsvd2 = 0;
+	uint32_t *map;
+	int fence;
+
+	gem_require_unwedged(fd, HANGCHECK_MS);
+	gem_set_reset(1);
+	b = batch_new(fd);
+	bo_init(&target, fd, PAGE_SZ);
+	emit_pixel(b, &target, 0, 0x600d);
+	batch_emit(b, BAD_HEADER);
+	batch_emit(b, MI_NOOP);
+	emit_pixel(b, &target, 1, 0xbad);
+	/* nothing outstanding: no hang check queued before this batch's */
+	gem_sync(fd, target.handle);
+	irqs = error_interrupts(fd);
+	errors = sim_cs_value("errors");
+	resets = gem_reset_count(fd);
+	checks = gem_hang_checks(fd);
+	gem_error_state_clear(fd);
+	igt_assert_ok(__batch_submit_wr(b, I915_EXEC_FENCE_OUT, &rsvd2));
+	fence = rsvd2 >> 32;
+	igt_assert_ok(__gem_wait(fd, target.handle, &forever));
+	igt_assert_err(sync_file_status(fence), -EIO);
+	close(fence);
+
+	/* one reset, by the hang check: three checks found the engine stuck */
+	igt_info("reset after %lld hang checks",
+		 gem_hang_checks(fd) - checks);
+	igt_assert_eq(gem_reset_count(fd), resets + 1);
+	igt_assert_lte(checks + 3, gem_hang_checks(fd));
+	igt_assert_eq(sim_cs_value("errors"), errors + 1);
+	/* the instruction error is masked in EMR, as upstream: no interrupt */
+	igt_assert_eq(error_interrupts(fd), irqs);
+	/* the error state has it in EIR, and the bad command in IPEHR */
+	igt_assert_eq(error_state_eir(fd) & EIR_INSTRUCTION_ERROR,
+		      EIR_INSTRUCTION_ERROR);
+	igt_assert_eq(gem_error_state_reg(fd, "IPEHR"), BAD_HEADER);
+	map = gem_mmap__cpu(fd, target.handle, 0, PAGE_SZ);
+	igt_assert_eq_u64(map[0], 0x600d);
+	igt_assert_eq_u64(map[1], 0);
+	munmap(map, PAGE_SZ);
+	igt_assert_eq(gem_wedged_debugfs(fd), 0);
+	batch_free(b);
+	bo_fini(&target, fd);
+	close(fd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST_T(unknown_command, 60),
 	SUBTEST_T(reset0_wedges, 60),
 	SUBTEST(recover),
-	SUBTEST_T(unknown_mi_opcodes, 300),
-	SUBTEST_T(bad_mi_lengths, 120),
+	SUBTEST_T(unknown_mi_opcodes, 600),
+	SUBTEST_T(bad_mi_lengths, 300),
+	SUBTEST_T(error_irq_no_reset, 120),
 	SUBTEST_T(privileged_g4x, 60),
 };
 

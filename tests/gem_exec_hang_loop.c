@@ -22,8 +22,17 @@
  *    killed igt's spinner: 960 MI_NOOPs then a jump back, so the engine
  *    always moves) is reset within 15 hang checks, about
  *    upstream's heartbeat time, not after the 30 a live client's long
- *    batch has; another client's store queued behind it then lands.
+ *    batch has; another client's store queued behind it then lands;
+ *  - request_timeout: with the module parameter request_timeout_ms at
+ *    500 (upstream's request expiry, 20 s by default as Debian builds
+ *    6.1), a file opened then has its loop cancelled long before the
+ *    hang check (5 s a check, 30 for a moving engine) would: the WAIT
+ *    returns 0, the sync_file says EINTR (a hang says EIO), no error
+ *    state is captured (upstream's cancellation captures none), the
+ *    device is not wedged and the next blit lands.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "exec.h"
@@ -306,6 +315,77 @@ static void subtest_dead_client_resets(void)
 	close(fd);
 }
 
+#define TIMEOUT_PARAM	"/sys/module/i915/parameters/request_timeout_ms"
+
+static unsigned int read_timeout_param(void)
+{
+	FILE *f = fopen(TIMEOUT_PARAM, "r");
+	unsigned int v = 0;
+
+	igt_assert_f(f, "no %s: %s", TIMEOUT_PARAM, strerror(errno));
+	igt_assert_eq(fscanf(f, "%u", &v), 1);
+	fclose(f);
+	return v;
+}
+
+static void write_timeout_param(unsigned int v)
+{
+	FILE *f = fopen(TIMEOUT_PARAM, "w");
+
+	igt_assert_f(f, "no writable %s: %s", TIMEOUT_PARAM, strerror(errno));
+	igt_assert_lt(0, fprintf(f, "%u\n", v));
+	igt_assert_eq(fclose(f), 0);
+}
+
+static void subtest_request_timeout(void)
+{
+	unsigned int saved = read_timeout_param();
+	struct bo target;
+	struct batch *b;
+	int64_t forever = -1;
+	uint64_t rsvd2 = 0;
+	char text[64];
+	uint32_t dw;
+	int fd;
+
+	igt_info("request_timeout_ms defaults to %u", saved);
+	write_timeout_param(500);
+	fd = drm_open_driver();		/* its requests expire after 500 ms */
+	write_timeout_param(saved);
+	/* a moving engine: 30 checks of 5 s before the hang check acts */
+	gem_require_unwedged(fd, 5000);
+	gem_set_reset(1);
+	gem_error_state_clear(fd);
+	bo_init(&target, fd, PAGE_SZ);
+	b = emit_loop(fd, &target);
+	igt_assert_ok(__batch_submit_wr(b, I915_EXEC_FENCE_OUT, &rsvd2));
+	igt_assert_ok(__gem_wait(fd, target.handle, &forever));
+	igt_assert_err(sync_file_status(rsvd2 >> 32), -EINTR);
+	close(rsvd2 >> 32);
+	igt_assert_lt(0, igt_debugfs_read(fd, "i915_error_state", text,
+					  sizeof(text)));
+	igt_assert_f(!strncmp(text, "No error state collected", 24),
+		     "an error state was captured: %.40s", text);
+	igt_assert_eq(gem_wedged_debugfs(fd), 0);
+	batch_free(b);
+
+	/* the next blit lands */
+	b = batch_new(fd);
+	{
+		struct surf s = target_surf(&target);
+
+		emit_xy_fill(b, &s, 0, 0, 1, 1, 0x600d);
+	}
+	batch_submit(b);
+	gem_sync(fd, target.handle);
+	gem_read(fd, target.handle, 0, &dw, sizeof(dw));
+	igt_assert_eq_u64(dw, 0x600d);
+	batch_free(b);
+	bo_fini(&target, fd);
+	gem_set_hangcheck_ms(HANGCHECK_MS);
+	close(fd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST_T(long_batch_lives, 60),
 	SUBTEST_T(loop_resets, 60),
@@ -313,6 +393,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(wedged_refuses_work),
 	SUBTEST(recover),
 	SUBTEST_T(dead_client_resets, 60),
+	SUBTEST_T(request_timeout, 60),
 };
 
 igt_main(tests)
