@@ -699,9 +699,10 @@ static enum i915_sim_cs_result cs_execute(struct i915_sim_cs *cs,
  * MI_NOOP, MI_FLUSH, MI_ARB_CHECK, MI_USER_INTERRUPT,
  * MI_STORE_DWORD_INDEX, MI_BATCH_BUFFER_START and _END), every dword of
  * it in the page the fetch window holds (nothing to translate), no
- * command delay, and no shadow of a fenced aperture page to merge.  The checks are the slow path's, in its order:
- * the fetch's window and DMA checks, the decoder's opcode and length, the
- * ring's room, the privilege.  Anything else, errors included, goes the
+ * command delay, and no shadow of a fenced aperture page to merge.  The
+ * checks are the slow path's, in its order: the fetch's window and DMA
+ * checks, the decoder's opcode and length, the ring's room, the
+ * privilege.  Anything else, errors included, goes the
  * slow path (cs_execute()) from the start, which reports it.
  *
  * Return: true with @res set if the command ran; false, @cmd as picked,
