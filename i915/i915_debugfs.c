@@ -7,7 +7,8 @@
  * count and bytes first, then each object), i915_gem_drop_caches (write
  * a hex mask of DROP_* bits as igt does; reading returns the supported
  * mask), i915_gtt (the managed range and its allocations),
- * i915_interrupt_info (interrupt counters and registers), i915_requests
+ * i915_interrupt_info (interrupt counters, whether the user interrupt is
+ * armed and how often it was, and the registers), i915_requests
  * (the breadcrumb, the hang checks run so far and every request not yet
  * retired, with its age),
  * i915_ring (the ring's registers and the driver's view of it),
@@ -32,6 +33,7 @@
 #include <linux/debugfs.h>
 #include <linux/pci.h>
 #include <linux/seq_file.h>
+#include <linux/string_helpers.h>
 #include <uapi/drm/i915_drm.h>
 
 #include "i915_drv.h"
@@ -92,11 +94,19 @@ static int i915_interrupt_info_show(struct seq_file *m, void *unused)
 {
 	struct i915_device *i915 = node_to_i915(m);
 	struct i915_hw *hw = &i915->hw;
+	unsigned long arms;
+	bool armed;
 
 	seq_printf(m, "interrupts: %d\n", atomic_read(&i915->irq_count));
 	seq_printf(m, "user interrupts: %d\n", atomic_read(&i915->irq_user));
 	seq_printf(m, "error interrupts: %d\n",
 		   atomic_read(&i915->irq_errors));
+	spin_lock_irq(&i915->ring.fence_lock);
+	armed = i915->irq_user_armed;
+	arms = i915->irq_arms;
+	spin_unlock_irq(&i915->ring.fence_lock);
+	seq_printf(m, "user interrupt armed: %s\n", str_yes_no(armed));
+	seq_printf(m, "user interrupt arms: %lu\n", arms);
 	seq_printf(m, "IER: 0x%08x\n", i915_read(hw, I915_IER));
 	seq_printf(m, "IIR: 0x%08x\n", i915_read(hw, I915_IIR));
 	seq_printf(m, "IMR: 0x%08x\n", i915_read(hw, I915_IMR));

@@ -159,6 +159,9 @@ struct i915_gtt_place {
  * @suspended: the device is suspended (set and cleared under @lock): no
  *	emission until it resumes
  * @retire_work: drops requests that have completed
+ * @retire_tick: while requests run, signals and retires every
+ *	%I915_RETIRE_TICK_MS those whose breadcrumb has passed, since no
+ *	interrupt says so unless someone waits (see i915_request.c)
  * @hangcheck_work: notices when the ring stops making progress
  * @hang_seqno: breadcrumb seen at the last hang check
  * @hang_acthd: ACTHD seen at the last hang check
@@ -206,6 +209,7 @@ struct i915_ring {
 	unsigned int wedges;
 	bool suspended;
 	struct work_struct retire_work;
+	struct delayed_work retire_tick;
 	struct delayed_work hangcheck_work;
 	u32 hang_seqno;
 	u32 hang_acthd;
@@ -271,6 +275,12 @@ struct i915_gpu_error {
  * @irq_count: interrupts handled (debugfs)
  * @irq_user: user interrupts seen (debugfs)
  * @irq_errors: error interrupts seen (debugfs)
+ * @irq_user_armed: the user interrupt is unmasked in IMR because a fence
+ *	of the ring has signalling enabled (a waiter, a callback); under
+ *	&i915_ring.fence_lock, as are @irq_on and @irq_arms
+ * @irq_on: the interrupt registers are programmed (between install or
+ *	resume and suspend or removal): IMR may be written
+ * @irq_arms: times the user interrupt was unmasked (debugfs)
  * @error: the error state of the first hang (i915_gpu_error.c)
  * @obj_lock: protects @objects, @object_count and @object_bytes; a
  *	spinlock taken with nothing nested inside it
@@ -298,6 +308,9 @@ struct i915_device {
 	atomic_t irq_count;
 	atomic_t irq_user;
 	atomic_t irq_errors;
+	bool irq_user_armed;
+	bool irq_on;
+	unsigned long irq_arms;
 	struct i915_gpu_error error;
 
 	spinlock_t obj_lock; /* innermost; guards the object list */
@@ -677,6 +690,8 @@ void i915_irq_user_interrupt(struct i915_device *i915);
 void i915_irq_clear_errors(struct i915_device *i915);
 void i915_irq_suspend(struct i915_device *i915);
 void i915_irq_resume(struct i915_device *i915);
+void i915_irq_user_arm(struct i915_device *i915);
+void i915_irq_user_disarm(struct i915_device *i915);
 
 /* i915_gtt.c */
 int i915_gtt_init(struct i915_device *i915);
@@ -769,6 +784,7 @@ int i915_request_unwedge(struct i915_device *i915);
 bool i915_request_idle(struct i915_device *i915);
 int i915_request_wait_idle(struct i915_device *i915);
 void i915_request_retire(struct i915_device *i915);
+void i915_request_retire_some(struct i915_device *i915, unsigned int max);
 void i915_request_file_close(struct i915_file *fpriv);
 void i915_request_print(struct i915_device *i915, struct drm_printer *p);
 void i915_request_escape(struct i915_request *rq);

@@ -1030,6 +1030,11 @@ static int exec_run(struct i915_exec *eb, u64 context, u64 *rsvd2)
 	unsigned int tries = 0;
 	int ret;
 
+	/*
+	 * Before any lookup or lock: the oldest completed requests, whose
+	 * interrupts nobody asked for (one more than this exec adds).
+	 */
+	i915_request_retire_some(eb->i915, 2);
 	ret = exec_check_submit(eb, context);
 	if (!ret)
 		ret = exec_get_fences(eb, *rsvd2);

@@ -7,6 +7,18 @@
  * Display interrupts are never unmasked: this driver does no modesetting.
  * A user interrupt (MI_USER_INTERRUPT) means "the breadcrumb in the status
  * page moved"; i915_irq_user_interrupt() is where requests get signalled.
+ *
+ * Every request ends with MI_USER_INTERRUPT, but the interrupt is unmasked
+ * in IMR only while somebody needs it, as upstream's breadcrumbs do: a
+ * fence whose signalling is enabled (a waiter, a fence callback of another
+ * driver, a sync_file poll, a syncobj) arms it (i915_irq_user_arm()), and
+ * the signalling that finds no such fence left masks it again
+ * (i915_irq_user_disarm()).  A stream of batches nobody waits for costs no
+ * interrupt at all; its requests are retired by a periodic tick
+ * (i915_request.c).  IER enables the user interrupt all along: IMR alone
+ * decides whether it latches in IIR, as on the silicon, so an event that
+ * happens while it is masked is lost, and arming rereads the breadcrumb
+ * after the unmask.
  */
 
 #include <drm/drm_print.h>
@@ -18,6 +30,8 @@
 
 /* The interrupts this driver handles: render user interrupt and errors. */
 #define I915_IRQ_ENABLED	(I915_USER_INTERRUPT | I915_MASTER_ERROR_INTERRUPT)
+/* Unmasked all along; the user interrupt only while armed. */
+#define I915_IRQ_UNMASKED	I915_MASTER_ERROR_INTERRUPT
 /*
  * Errors left unmasked in EMR, upstream's choice for these parts: page-table
  * errors, and on G4x the privilege errors.  The instruction error stays
@@ -40,15 +54,79 @@ static void i915_irq_reset(struct i915_hw *hw)
 	i915_posting_read(hw, I915_IIR);
 }
 
+/* IMR for the current arming; &i915_ring.fence_lock held. */
+static u32 i915_irq_imr(struct i915_device *i915)
+{
+	u32 unmasked = I915_IRQ_UNMASKED;
+
+	if (i915->irq_user_armed)
+		unmasked |= I915_USER_INTERRUPT;
+	return ~unmasked;
+}
+
+/* Program the registers and allow IMR writes; &i915_ring.fence_lock held. */
 static void i915_irq_postinstall(struct i915_device *i915)
 {
 	struct i915_hw *hw = &i915->hw;
 	u32 emr = i915->info->is_g4x ? G4X_EMR_UNMASKED : I915_EMR_UNMASKED;
 
+	lockdep_assert_held(&i915->ring.fence_lock);
 	i915_write(hw, I915_EMR, (u32)~emr);
 	i915_write(hw, I915_IER, I915_IRQ_ENABLED);
-	i915_write(hw, I915_IMR, (u32)~I915_IRQ_ENABLED);
+	i915_write(hw, I915_IMR, i915_irq_imr(i915));
 	i915_posting_read(hw, I915_IMR);
+	i915->irq_on = true;
+}
+
+/* Mask everything and stop IMR writes until the next postinstall. */
+static void i915_irq_off(struct i915_device *i915)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&i915->ring.fence_lock, flags);
+	i915->irq_on = false;
+	i915_irq_reset(&i915->hw);
+	spin_unlock_irqrestore(&i915->ring.fence_lock, flags);
+}
+
+/**
+ * i915_irq_user_arm - unmask the user interrupt: a fence needs it
+ * @i915: the device; &i915_ring.fence_lock held
+ *
+ * Counts an armed period if it was masked.  While the interrupts are off
+ * (suspended, not installed) only the state is kept, and the next install
+ * or resume programs it.  The caller rereads the breadcrumb afterwards:
+ * a request that completed before the unmask raised no interrupt.
+ */
+void i915_irq_user_arm(struct i915_device *i915)
+{
+	struct i915_hw *hw = &i915->hw;
+
+	lockdep_assert_held(&i915->ring.fence_lock);
+	if (i915->irq_user_armed)
+		return;
+	i915->irq_user_armed = true;
+	i915->irq_arms++;
+	if (!i915->irq_on)
+		return;
+	i915_write(hw, I915_IMR, i915_irq_imr(i915));
+	i915_posting_read(hw, I915_IMR);
+	/* The unmask reached the GPU before the breadcrumb is read again. */
+	rmb();
+}
+
+/**
+ * i915_irq_user_disarm - mask the user interrupt: no fence needs it
+ * @i915: the device; &i915_ring.fence_lock held
+ */
+void i915_irq_user_disarm(struct i915_device *i915)
+{
+	lockdep_assert_held(&i915->ring.fence_lock);
+	if (!i915->irq_user_armed)
+		return;
+	i915->irq_user_armed = false;
+	if (i915->irq_on)
+		i915_write(&i915->hw, I915_IMR, i915_irq_imr(i915));
 }
 
 /*
@@ -137,7 +215,7 @@ void i915_irq_user_interrupt(struct i915_device *i915)
  */
 void i915_irq_suspend(struct i915_device *i915)
 {
-	i915_irq_reset(&i915->hw);
+	i915_irq_off(i915);
 	synchronize_irq(i915->hw.pdev->irq);
 }
 
@@ -147,12 +225,16 @@ void i915_irq_suspend(struct i915_device *i915)
  *
  * The GPU comes back with IER, IMR and EMR at their power-on values
  * (everything masked): clear what may have latched, then unmask what the
- * driver handles, as at bring-up.
+ * driver handles, as at bring-up (the user interrupt if a fence armed it).
  */
 void i915_irq_resume(struct i915_device *i915)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&i915->ring.fence_lock, flags);
 	i915_irq_reset(&i915->hw);
 	i915_irq_postinstall(i915);
+	spin_unlock_irqrestore(&i915->ring.fence_lock, flags);
 }
 
 /**
@@ -176,7 +258,7 @@ int i915_irq_init(struct i915_device *i915)
 	if (ret)
 		return ret;
 
-	i915_irq_postinstall(i915);
+	i915_irq_resume(i915);
 	return 0;
 }
 
@@ -186,6 +268,6 @@ int i915_irq_init(struct i915_device *i915)
  */
 void i915_irq_fini(struct i915_device *i915)
 {
-	i915_irq_reset(&i915->hw);
+	i915_irq_off(i915);
 	free_irq(i915->hw.pdev->irq, i915);
 }

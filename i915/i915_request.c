@@ -9,6 +9,17 @@
  * the interrupt handler reads the status page and signals every request
  * the breadcrumb has passed.  A wait for the next request to complete
  * polls the status page for 50 us before it sleeps (i915_fence_wait()).
+ *
+ * The user interrupt is unmasked only while a fence needs it, as upstream
+ * arms its breadcrumbs: enabling a fence's signalling (dma_fence_wait(),
+ * dma_fence_add_callback(): GEM_WAIT, SET_DOMAIN, a sync_file poll, a
+ * syncobj, another driver's wait) arms it, and the signalling that finds
+ * no enabled fence left unsignalled masks it (i915_irq.c).  Requests nobody
+ * waits for are signalled and retired without an interrupt: by a tick every
+ * %I915_RETIRE_TICK_MS while requests run (upstream's retire worker), and a
+ * few at a time by the next execbuffer (i915_request_retire_some()), so a
+ * client that never waits still gets its objects back, and every wait that
+ * drains the ring (idle, suspend, unbind) retires what it waited for.
  * Objects remember the requests that use them through their dma_resv;
  * a request holds a reference on each of its objects until it is
  * retired, so that an object closed while the GPU still uses it lives
@@ -148,6 +159,14 @@ unsigned int i915_request_timeout_default(void)
  */
 #define I915_UNLOAD_IDLE_MS	I915_SUSPEND_IDLE_MS
 
+/*
+ * How often requests are signalled and retired while they run and nobody
+ * waits for them (upstream's retire worker runs about once a second; this
+ * keeps a client that never waits from holding much more than a tick's
+ * worth of completed requests and their objects).
+ */
+#define I915_RETIRE_TICK_MS	10
+
 static struct i915_request *to_request(struct dma_fence *fence)
 {
 	return container_of(fence, struct i915_request, fence);
@@ -182,6 +201,33 @@ static const char *i915_fence_timeline_name(struct dma_fence *fence)
 static bool i915_fence_signaled(struct dma_fence *fence)
 {
 	return seqno_passed(hws_seqno(to_request(fence)->ring), fence->seqno);
+}
+
+/* Does a fence with signalling enabled still wait for its breadcrumb? */
+static bool fence_wants_irq(struct i915_request *rq)
+{
+	unsigned long flags = READ_ONCE(rq->fence.flags);
+
+	return (flags & BIT(DMA_FENCE_FLAG_ENABLE_SIGNAL_BIT)) &&
+	       !(flags & BIT(DMA_FENCE_FLAG_SIGNALED_BIT));
+}
+
+/*
+ * Somebody needs to hear of @fence: unmask the user interrupt, then look
+ * at the breadcrumb again, since a request that completed before the
+ * unmask raised no interrupt.  Under the fence's lock, the ring's
+ * &i915_ring.fence_lock.  Return: false if it has completed (the caller
+ * signals it).
+ */
+static bool i915_fence_enable_signaling(struct dma_fence *fence)
+{
+	struct i915_ring *ring = to_request(fence)->ring;
+
+	/* Not submitted yet (seqno 0): it will need the interrupt later. */
+	if (fence->seqno && i915_fence_signaled(fence))
+		return false;
+	i915_irq_user_arm(ring_to_i915(ring));
+	return !fence->seqno || !i915_fence_signaled(fence);
 }
 
 /* Set once the request holds the references of an escaped fence. */
@@ -257,6 +303,7 @@ static signed long i915_fence_wait(struct dma_fence *fence, bool intr,
 static const struct dma_fence_ops i915_fence_ops = {
 	.get_driver_name = i915_fence_driver_name,
 	.get_timeline_name = i915_fence_timeline_name,
+	.enable_signaling = i915_fence_enable_signaling,
 	.signaled = i915_fence_signaled,
 	.wait = i915_fence_wait,
 	.release = i915_fence_release,
@@ -563,6 +610,9 @@ static int request_emit(struct i915_request *rq, struct drm_file *file)
 		list_move_tail(&rq->link, &ring->requests);
 	else
 		list_add_tail(&rq->link, &ring->requests);
+	/* Enabled before it had a seqno: the interrupt may be masked since. */
+	if (fence_wants_irq(rq))
+		i915_irq_user_arm(i915);
 	/*
 	 * A wedge since i915_ring_begin() looked did not see it on the list
 	 * and stopped the ring: it completes with -EIO as the others did.
@@ -579,22 +629,25 @@ static int request_emit(struct i915_request *rq, struct drm_file *file)
 	/* A no-op while a check is queued; a running one re-arms itself. */
 	schedule_delayed_work(&ring->hangcheck_work,
 			      msecs_to_jiffies(READ_ONCE(i915_hangcheck_ms)));
+	/* The same for the tick that retires it if nobody waits. */
+	schedule_delayed_work(&ring->retire_tick,
+			      msecs_to_jiffies(I915_RETIRE_TICK_MS));
 	return 0;
 }
 
-/**
- * i915_request_signal - signal every request the breadcrumb has passed
- * @i915: the device
- *
- * Called from the user interrupt; completed requests are retired later
- * by a worker.
+/*
+ * Signal every request the breadcrumb has passed, and mask the user
+ * interrupt if no fence with signalling enabled is left waiting, written
+ * into the ring (from @rq on, the first the breadcrumb has not passed) or
+ * queued.  Return: true if requests are still running.
  */
-void i915_request_signal(struct i915_device *i915)
+static bool ring_signal(struct i915_ring *ring)
 {
-	struct i915_ring *ring = &i915->ring;
+	struct i915_device *i915 = ring_to_i915(ring);
 	u32 seqno = hws_seqno(ring);
 	struct i915_request *rq;
 	unsigned long flags;
+	bool running, armed;
 
 	spin_lock_irqsave(&ring->fence_lock, flags);
 	list_for_each_entry(rq, &ring->requests, link) {
@@ -603,7 +656,39 @@ void i915_request_signal(struct i915_device *i915)
 		if (!dma_fence_signal_locked(&rq->fence))
 			trace_i915_request_signal(rq);
 	}
+	running = !list_entry_is_head(rq, &ring->requests, link);
+	armed = i915->irq_user_armed;
+	list_for_each_entry_from(rq, &ring->requests, link) {
+		if (!armed)
+			break;
+		if (fence_wants_irq(rq))
+			goto out_unlock;
+	}
+	list_for_each_entry(rq, &ring->queue, link) {
+		if (!armed)
+			break;
+		if (fence_wants_irq(rq))
+			goto out_unlock;
+	}
+	i915_irq_user_disarm(i915);
+out_unlock:
 	spin_unlock_irqrestore(&ring->fence_lock, flags);
+	return running;
+}
+
+/**
+ * i915_request_signal - signal every request the breadcrumb has passed
+ * @i915: the device
+ *
+ * Called from the user interrupt and wherever completed requests must be
+ * noticed without it; masks the user interrupt when no fence needs it any
+ * more.  Completed requests are retired later by a worker.
+ */
+void i915_request_signal(struct i915_device *i915)
+{
+	struct i915_ring *ring = &i915->ring;
+
+	ring_signal(ring);
 	schedule_work(&ring->retire_work);
 }
 
@@ -667,6 +752,41 @@ static void retire_work_fn(struct work_struct *work)
 	struct i915_request *rq;
 
 	while ((rq = ring_pop_completed(ring)))
+		request_retire(rq);
+}
+
+/*
+ * Every %I915_RETIRE_TICK_MS while requests run: what completed without
+ * an interrupt is signalled and retired.  Idle: the next emission arms it.
+ */
+static void retire_tick_fn(struct work_struct *work)
+{
+	struct i915_ring *ring = container_of(to_delayed_work(work),
+					      struct i915_ring, retire_tick);
+
+	if (ring_signal(ring))
+		schedule_delayed_work(&ring->retire_tick,
+				      msecs_to_jiffies(I915_RETIRE_TICK_MS));
+	schedule_work(&ring->retire_work);
+}
+
+/**
+ * i915_request_retire_some - retire a few completed requests, now
+ * @i915: the device
+ * @max: at most this many
+ *
+ * For the execbuffer, before it looks anything up or takes a lock: the
+ * oldest requests, if they have completed, are retired in the caller's
+ * context, as upstream retires its timeline's oldest request when it
+ * creates one, so that a client that never waits does not pile up
+ * completed requests between two retire ticks.  Their fences are
+ * signalled here if no interrupt did.
+ */
+void i915_request_retire_some(struct i915_device *i915, unsigned int max)
+{
+	struct i915_request *rq;
+
+	while (max-- && (rq = ring_pop_completed(&i915->ring)))
 		request_retire(rq);
 }
 
@@ -1089,6 +1209,8 @@ int i915_request_submit(struct i915_request *rq, struct drm_file *file)
 	rq->queued = true;
 	rq->wedges = ring->wedges;
 	list_add_tail(&rq->link, &ring->queue);
+	if (fence_wants_irq(rq))
+		i915_irq_user_arm(ring_to_i915(ring));
 	spin_unlock_irqrestore(&ring->fence_lock, flags);
 	request_enter(rq, file);
 	ring->queued_bytes += request_bytes(rq);
@@ -1252,8 +1374,8 @@ int i915_request_wait_idle(struct i915_device *i915)
 		i915_request_put(rq);
 		if (ret)
 			return ret;
-		flush_work(&ring->submit_work);
-		flush_work(&ring->retire_work);
+		/* The older ones, whose interrupts may have been masked. */
+		i915_request_retire(i915);
 	}
 }
 
@@ -1398,6 +1520,7 @@ int i915_request_init(struct i915_device *i915)
 	ring->next_seqno = 1;
 	ring->hws[I915_HWS_SEQNO_INDEX] = 0;
 	INIT_WORK(&ring->retire_work, retire_work_fn);
+	INIT_DELAYED_WORK(&ring->retire_tick, retire_tick_fn);
 	INIT_DELAYED_WORK(&ring->hangcheck_work, hangcheck_work_fn);
 	init_llist_head(&ring->expired);
 	INIT_WORK(&ring->expire_work, expire_work_fn);
@@ -1421,8 +1544,8 @@ static bool wait_idle_timeout(struct i915_device *i915,
 		left = time_after(end, jiffies) ? end - jiffies : 0;
 		done = dma_fence_wait_timeout(&rq->fence, false, left);
 		i915_request_put(rq);
-		flush_work(&ring->submit_work);
-		flush_work(&ring->retire_work);
+		/* The older ones, whose interrupts may have been masked. */
+		i915_request_retire(i915);
 		if (!done)
 			return false;
 	}
@@ -1497,7 +1620,8 @@ void i915_request_suspend(struct i915_device *i915)
 		i915_request_wedge(i915);
 	}
 	cancel_delayed_work_sync(&ring->hangcheck_work);
-	flush_work(&ring->retire_work);
+	cancel_delayed_work_sync(&ring->retire_tick);
+	i915_request_retire(i915);
 }
 
 /**
@@ -1528,6 +1652,7 @@ void i915_request_fini(struct i915_device *i915)
 {
 	cancel_work_sync(&i915->ring.submit_work);
 	cancel_delayed_work_sync(&i915->ring.hangcheck_work);
+	cancel_delayed_work_sync(&i915->ring.retire_tick);
 	cancel_work_sync(&i915->ring.retire_work);
 	/* Every request is retired: an expiry that fired only drops refs. */
 	flush_work(&i915->ring.expire_work);

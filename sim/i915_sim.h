@@ -277,6 +277,9 @@ struct i915_sim_gtt_window {
 int i915_sim_gtt_window_read32(struct i915_sim *sim,
 			       struct i915_sim_gtt_window *w, u32 addr,
 			       u32 *val);
+int i915_sim_gtt_window_peek32(struct i915_sim *sim,
+			       const struct i915_sim_gtt_window *w, u32 addr,
+			       u32 *val);
 void i915_sim_gtt_window_drop(struct i915_sim_gtt_window *w);
 int i915_sim_hws_write32_locked(struct i915_sim *sim, u32 offset, u32 val);
 int i915_sim_hws_write32(struct i915_sim *sim, u32 offset, u32 val);

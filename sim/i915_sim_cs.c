@@ -16,8 +16,16 @@
  * MI_MODE (and a GDRST reset) kick the thread through &i915_sim.kick; out
  * of work, it watches the ring for 50 us before it sleeps, so that a tail
  * write soon after needs no wake-up.  &i915_sim.lock is
- * held only to read and update the engine state between two commands
- * (one hold commits a command and picks the next);
+ * held to read and update the engine state between two commands (one
+ * hold commits a command and picks the next), and a short MI command of
+ * the ring that needs nothing the lock forbids (MI_NOOP, MI_FLUSH,
+ * MI_ARB_CHECK, MI_USER_INTERRUPT, MI_STORE_DWORD_INDEX,
+ * MI_BATCH_BUFFER_START and _END, every dword in the page already
+ * translated, no command delay) also executes within that hold, up to 16
+ * commands a hold, with the same checks: a request's breadcrumb no longer
+ * takes and drops the lock once or twice a command (debugfs
+ * locked_commands).  A batch's commands keep one hold each, so that the
+ * CPU may see the engine at any of them;
  * memory is read again for every command (nothing of a batch is cached),
  * and a command may take long (a blit) without holding anything.  Commands
  * are fetched a page at a time: one GTT lookup under the lock per page of
@@ -111,7 +119,9 @@
  * the last command that halted the engine and what was wrong, with the
  * kind of GTT fault after a colon), then the counters commands, batches,
  * blits, blit_bytes, flushes, user_interrupts, errors, privileged_noops,
- * idle_looks, fetch_lookups (pages translated for command fetches),
+ * idle_looks, locked_commands (commands executed within the hold of
+ * the lock that picked them), fetch_lookups (pages translated for
+ * command fetches),
  * drawrects and the current cmd_delay_us.  Addresses and registers in
  * hex, counters in decimal.
  */
@@ -384,6 +394,7 @@ static void cmd_init(struct i915_sim_cmd *cmd, unsigned int epoch)
 	cmd->epoch = epoch;
 	cmd->len = 0;
 	cmd->exec = NULL;
+	cmd->exec_locked = NULL;
 	cmd->privileged = false;
 	cmd->mem_privilege = false;
 	cmd->fetched = 0;
@@ -672,6 +683,68 @@ static enum i915_sim_cs_result cs_execute(struct i915_sim_cs *cs,
 	return cmd->exec(cs, cmd);
 }
 
+/*
+ * At most this many commands run within one hold of the model's lock
+ * (cs_execute_locked()), so that the CPU's register accesses, which take
+ * it too, wait no longer than a few commands.
+ */
+#define CS_LOCKED_RUN	16
+
+/*
+ * Execute the command picked under the lock without dropping it, when
+ * that needs nothing the lock forbids: a command of the ring (the
+ * driver's own: a batch keeps one hold per command, so that the CPU, a
+ * hang check sampling ACTHD, may see the engine at any of its commands),
+ * an MI command with an executor for it (no lock taken, no sleep:
+ * MI_NOOP, MI_FLUSH, MI_ARB_CHECK, MI_USER_INTERRUPT,
+ * MI_STORE_DWORD_INDEX, MI_BATCH_BUFFER_START and _END), every dword of
+ * it in the page the fetch window holds (nothing to translate), no
+ * command delay, and no shadow of a fenced aperture page to merge.  The
+ * checks are the slow path's, in its order: the fetch's window and DMA
+ * checks, the decoder's opcode and length, the ring's room, the
+ * privilege.  Anything else, errors included, goes the
+ * slow path (cs_execute()) from the start, which reports it.
+ *
+ * Return: true with @res set if the command ran; false, @cmd as picked,
+ * otherwise.
+ */
+static bool cs_execute_locked(struct i915_sim_cs *cs, struct i915_sim_cmd *cmd,
+			      enum i915_sim_cs_result *res)
+{
+	struct i915_sim *sim = cs->sim;
+	u32 addr;
+
+	lockdep_assert_held(&sim->lock);
+	if (cmd->batch || READ_ONCE(sim_cmd_delay_us) ||
+	    !xa_empty(&sim->shadows))
+		return false;
+	if (cmd_addr(cmd, 0, &addr) ||
+	    i915_sim_gtt_window_peek32(sim, &cs->fetch, addr, &cmd->dw[0]))
+		return false;
+	cmd->fetched = 1;
+	if (I915_CMD_CLIENT(cmd->dw[0]) != I915_CLIENT_MI ||
+	    i915_sim_mi_decode(cs, cmd) != I915_SIM_CS_NEXT ||
+	    !cmd->exec_locked || cmd->len > I915_SIM_CS_MAX_FETCH)
+		goto slow;
+	if ((u64)cmd->len * sizeof(u32) >= cmd->ring_size ||
+	    cmd->len * sizeof(u32) > cmd->avail)
+		goto slow;
+	for (; cmd->fetched < cmd->len; cmd->fetched++) {
+		if (cmd_addr(cmd, cmd->fetched, &addr) ||
+		    i915_sim_gtt_window_peek32(sim, &cs->fetch, addr,
+					       &cmd->dw[cmd->fetched]))
+			goto slow;
+	}
+	if (cmd->privileged && !cmd->secure)
+		goto slow;
+	*res = cmd->exec_locked(cs, cmd);
+	atomic_long_inc(&cs->locked_commands);
+	return true;
+slow:
+	cmd_init(cmd, cmd->epoch);
+	return false;
+}
+
 /* sim_cmd_delay_us of the command's time; a reset or stop cuts it short. */
 static void cs_delay(struct i915_sim_cs *cs, struct i915_sim_cmd *cmd)
 {
@@ -695,21 +768,33 @@ static void cs_delay(struct i915_sim_cs *cs, struct i915_sim_cmd *cmd)
 
 /*
  * Execute commands while there are some; false if there was none.  One
- * hold of the lock commits a command and picks the next one; the thread
- * stops to yield the CPU when the scheduler asks.
+ * hold of the lock commits a command and picks the next one, and runs up
+ * to %CS_LOCKED_RUN of those that cs_execute_locked() can run in it; the
+ * thread stops to yield the CPU when the scheduler asks.
  */
 static bool cs_step(struct i915_sim_cs *cs)
 {
 	struct i915_sim *sim = cs->sim;
 	struct i915_sim_cmd *cmd = &cs->cmd;
 	enum i915_sim_cs_result res;
+	unsigned int run = 0;
 	unsigned long flags;
 	bool ran = false;
 
 	raw_spin_lock_irqsave(&sim->lock, flags);
 	while (cs_begin_locked(cs, cmd)) {
-		raw_spin_unlock_irqrestore(&sim->lock, flags);
 		ran = true;
+		if (run < CS_LOCKED_RUN && cs_execute_locked(cs, cmd, &res)) {
+			run++;
+			/* The lock was held throughout: the epoch is the same. */
+			cs->executing = false;
+			cs_commit_locked(cs, cmd, res);
+			if (need_resched() || kthread_should_stop())
+				break;
+			continue;
+		}
+		run = 0;
+		raw_spin_unlock_irqrestore(&sim->lock, flags);
 
 		/* Around batches: the CPU's fenced aperture writes meet memory. */
 		if (!cmd->batch)
@@ -922,6 +1007,8 @@ static void cs_show_counters(struct seq_file *m, struct i915_sim_cs *cs)
 	seq_printf(m, "privileged_noops: %ld\n",
 		   atomic_long_read(&cs->privileged_noops));
 	seq_printf(m, "idle_looks: %ld\n", atomic_long_read(&cs->idle_looks));
+	seq_printf(m, "locked_commands: %ld\n",
+		   atomic_long_read(&cs->locked_commands));
 	seq_printf(m, "fetch_lookups: %lu\n", READ_ONCE(cs->fetch.lookups));
 	seq_printf(m, "drawrects: %llu\n", rects);
 	seq_printf(m, "cmd_delay_us: %u\n", READ_ONCE(sim_cmd_delay_us));

@@ -62,6 +62,8 @@ typedef enum i915_sim_cs_result (*i915_sim_cmd_fn)(struct i915_sim_cs *cs,
  * @epoch: &i915_sim_cs.epoch when the command was fetched
  * @len: total dwords, set by the decoder
  * @exec: executes the command, set by the decoder
+ * @exec_locked: executes it with the model's lock held, or NULL; set by
+ *	the decoder (cs_execute_locked())
  * @privileged: only executed when @secure, set by the decoder
  * @mem_privilege: the privilege is a memory access (a physical address)
  * @fetched: dwords of @dw read (the decoder may read more than the header)
@@ -87,6 +89,7 @@ struct i915_sim_cmd {
 
 	u32 len;
 	i915_sim_cmd_fn exec;
+	i915_sim_cmd_fn exec_locked;
 	bool privileged;
 	bool mem_privilege;
 	u32 fetched;
@@ -168,6 +171,8 @@ struct i915_sim_drawrect {
  *	(debugfs)
  * @idle_looks: looks at the ring under the model's lock by the idle poll
  *	(debugfs): one per poll, however long it lasts
+ * @locked_commands: commands executed within the hold of the model's lock
+ *	that picked them (cs_execute_locked(); debugfs)
  * @cmd: the command being executed; the thread's own
  * @fetch: the page commands are fetched from; the thread's own
  * @blt: blitter setup state; the thread's own
@@ -216,6 +221,7 @@ struct i915_sim_cs {
 	atomic_long_t errors;
 	atomic_long_t privileged_noops;
 	atomic_long_t idle_looks;
+	atomic_long_t locked_commands;
 
 	struct i915_sim_cmd cmd;
 	struct i915_sim_gtt_window fetch;

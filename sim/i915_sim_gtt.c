@@ -491,6 +491,35 @@ read:
 	return 0;
 }
 
+/**
+ * i915_sim_gtt_window_peek32 - read a dword through a window, no translation
+ * @sim: the model, its lock held
+ * @w: the reader's window
+ * @addr: graphics address
+ * @val: the value read
+ *
+ * For a reader that holds the model's lock: reads @addr only where
+ * i915_sim_gtt_window_read32() would read it without translating (the
+ * same checks of the window, bus mastering, power and PGTBL_CTL).
+ *
+ * Return: 0, or -EAGAIN for anything else (not aligned, beyond the GTT,
+ * another page, an entry written since, DMA or the GTT off): the caller
+ * drops the lock and reads through i915_sim_gtt_window_read32(), which
+ * translates or returns the error.
+ */
+int i915_sim_gtt_window_peek32(struct i915_sim *sim,
+			       const struct i915_sim_gtt_window *w, u32 addr,
+			       u32 *val)
+{
+	lockdep_assert_held(&sim->lock);
+	if (!IS_ALIGNED(addr, sizeof(u32)) ||
+	    (u64)addr + sizeof(u32) > (u64)sim->gtt_entries * I915_GTT_PAGE_SIZE ||
+	    !gtt_window_valid(sim, w, addr))
+		return -EAGAIN;
+	*val = READ_ONCE(*(u32 *)(w->vaddr + offset_in_page(addr)));
+	return 0;
+}
+
 /* The status page as HWS_PGA names it: a GGTT offset or a physical page. */
 static struct page *hws_page_locked(struct i915_sim *sim)
 {

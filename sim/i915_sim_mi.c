@@ -75,11 +75,32 @@ static enum i915_sim_cs_result mi_noop(struct i915_sim_cs *cs,
 	return I915_SIM_CS_NEXT;
 }
 
+/* MI_NOOP within the hold of the model's lock that picked it. */
+static enum i915_sim_cs_result mi_noop_locked(struct i915_sim_cs *cs,
+					      struct i915_sim_cmd *cmd)
+{
+	struct i915_sim *sim = cs->sim;
+
+	lockdep_assert_held(&sim->lock);
+	if (cmd->dw[0] & I915_MI_NOOP_WRITE_NOPID)
+		*reg(sim, I915_NOPID) = cmd->dw[0] & I915_MI_NOOP_NOPID_MASK;
+	return I915_SIM_CS_NEXT;
+}
+
 static enum i915_sim_cs_result mi_user_interrupt(struct i915_sim_cs *cs,
 						 struct i915_sim_cmd *cmd)
 {
 	atomic_long_inc(&cs->user_interrupts);
 	i915_sim_irq_raise(cs->sim, I915_USER_INTERRUPT);
+	return I915_SIM_CS_NEXT;
+}
+
+static enum i915_sim_cs_result mi_user_interrupt_locked(struct i915_sim_cs *cs,
+							struct i915_sim_cmd *cmd)
+{
+	lockdep_assert_held(&cs->sim->lock);
+	atomic_long_inc(&cs->user_interrupts);
+	i915_sim_irq_raise_locked(cs->sim, I915_USER_INTERRUPT);
 	return I915_SIM_CS_NEXT;
 }
 
@@ -217,6 +238,21 @@ static enum i915_sim_cs_result mi_store_dword_index(struct i915_sim_cs *cs,
 	return I915_SIM_CS_NEXT;
 }
 
+static enum i915_sim_cs_result
+mi_store_dword_index_locked(struct i915_sim_cs *cs, struct i915_sim_cmd *cmd)
+{
+	int ret;
+
+	lockdep_assert_held(&cs->sim->lock);
+	ret = i915_sim_hws_write32_locked(cs->sim,
+					  cmd->dw[1] & I915_MI_STORE_INDEX_MASK,
+					  cmd->dw[2]);
+	if (ret)
+		return i915_sim_cs_fault(cs, cmd, ret, I915_PGTBL_ERR_CS_GTT,
+					 "status page write");
+	return I915_SIM_CS_NEXT;
+}
+
 /* Registers that hold physical addresses: refused (host memory). */
 static bool lri_refused(u32 r)
 {
@@ -262,30 +298,36 @@ static enum i915_sim_cs_result mi_store_register_mem(struct i915_sim_cs *cs,
  * @max_len: most dwords, on Gen3 and on Gen4
  * @privileged: not executed in a non-secure batch
  * @exec: executes it
+ * @exec_locked: executes it with the model's lock held (takes no lock,
+ *	does not sleep), or NULL; the same effects and errors as @exec
  */
 struct mi_desc {
 	u8 min_len[2];
 	u8 max_len[2];
 	bool privileged;
 	i915_sim_cmd_fn exec;
+	i915_sim_cmd_fn exec_locked;
 };
 
 #define MI_MAX_LEN	(I915_MI_LEN_MASK + 2)
 
 static const struct mi_desc mi_cmds[I915_MI_OPCODES] = {
-	[I915_MI_NOOP_OP] = { { 1, 1 }, { 1, 1 }, false, mi_noop },
+	[I915_MI_NOOP_OP] = { { 1, 1 }, { 1, 1 }, false, mi_noop,
+			      mi_noop_locked },
 	[I915_MI_USER_INTERRUPT_OP] = { { 1, 1 }, { 1, 1 }, false,
-					mi_user_interrupt },
+					mi_user_interrupt,
+					mi_user_interrupt_locked },
 	[I915_MI_WAIT_FOR_EVENT_OP] = { { 1, 1 }, { 1, 1 }, false,
 					mi_wait_for_event },
-	[I915_MI_FLUSH_OP] = { { 1, 1 }, { 1, 1 }, false, mi_flush },
-	[I915_MI_ARB_CHECK_OP] = { { 1, 1 }, { 1, 1 }, false, mi_nothing },
+	[I915_MI_FLUSH_OP] = { { 1, 1 }, { 1, 1 }, false, mi_flush, mi_flush },
+	[I915_MI_ARB_CHECK_OP] = { { 1, 1 }, { 1, 1 }, false, mi_nothing,
+				   mi_nothing },
 	[I915_MI_REPORT_HEAD_OP] = { { 1, 1 }, { 1, 1 }, false,
 				     mi_report_head },
 	[I915_MI_ARB_ON_OFF_OP] = { { 1, 1 }, { 1, 1 }, false,
 				    mi_arb_on_off },
 	[I915_MI_BATCH_BUFFER_END_OP] = { { 1, 1 }, { 1, 1 }, false,
-					  mi_batch_end },
+					  mi_batch_end, mi_batch_end },
 	[I915_MI_SUSPEND_FLUSH_OP] = { { 1, 1 }, { 1, 1 }, false,
 				       mi_suspend_flush },
 	[I915_MI_OVERLAY_FLIP_OP] = {
@@ -316,7 +358,7 @@ static const struct mi_desc mi_cmds[I915_MI_OPCODES] = {
 	[I915_MI_STORE_DWORD_INDEX_OP] = {
 		{ I915_MI_STORE_DWORD_INDEX_LEN, I915_MI_STORE_DWORD_INDEX_LEN },
 		{ I915_MI_STORE_DWORD_INDEX_LEN, I915_MI_STORE_DWORD_INDEX_LEN },
-		true, mi_store_dword_index },
+		true, mi_store_dword_index, mi_store_dword_index_locked },
 	/* any number of pairs: odd lengths, see decode */
 	[I915_MI_LOAD_REGISTER_IMM_OP] = { { 3, 3 },
 					   { MI_MAX_LEN, MI_MAX_LEN },
@@ -328,7 +370,7 @@ static const struct mi_desc mi_cmds[I915_MI_OPCODES] = {
 	[I915_MI_BATCH_BUFFER_START_OP] = {
 		{ I915_MI_BATCH_BUFFER_START_LEN, I915_MI_BATCH_BUFFER_START_LEN },
 		{ I915_MI_BATCH_BUFFER_START_LEN, I915_MI_BATCH_BUFFER_START_LEN },
-		false, mi_batch_start },
+		false, mi_batch_start, mi_batch_start },
 };
 
 /*
@@ -374,6 +416,7 @@ enum i915_sim_cs_result i915_sim_mi_decode(struct i915_sim_cs *cs,
 		return i915_sim_cs_bad(cs, cmd, "MI_LOAD_REGISTER_IMM length");
 	cmd->len = len;
 	cmd->exec = d->exec;
+	cmd->exec_locked = d->exec_locked;
 	cmd->privileged = d->privileged;
 	if (op == I915_MI_STORE_DWORD_IMM_OP)
 		mi_store_privilege(cs, cmd);

@@ -22,6 +22,13 @@
  * page's last runs, and the fault is on the next header, the second
  * page's first dword.
  *
+ * locked_commands: the ring's commands of 64 empty requests run within
+ * the holds of the model's lock that pick them (debugfs locked_commands),
+ * at least two a request (the breadcrumb's MI_STORE_DWORD_INDEX,
+ * MI_USER_INTERRUPT and MI_NOOP are expected), not taking and dropping
+ * the lock for each; a batch's commands do not (a batch of 4000 MI_NOOPs
+ * adds only its request's ring commands, fewer than 16).
+ *
  * invalidated_while_fetching: the entry of the page the batch is being
  * fetched from is made invalid while it runs there (slowly, cmd_delay_us):
  * the next fetch from that page faults, nothing after it runs.
@@ -81,6 +88,52 @@ static void subtest_lookups_per_page(void)
 	igt_assert_eq_u64(read_dw(fd, &target, 3), 0x600d);
 	batch_free(b);
 	bo_fini(&target, fd);
+	close(fd);
+}
+
+#define LOCKED_EXECS	64
+
+static void subtest_locked_commands(void)
+{
+	int fd = drm_open_driver();
+	struct drm_i915_gem_exec_object2 obj = {
+		.handle = bbe_create(fd, 0),
+	};
+	struct drm_i915_gem_execbuffer2 eb = {
+		.buffers_ptr = to_user_pointer(&obj),
+		.buffer_count = 1,
+	};
+	struct batch *b = batch_new(fd);
+	long long locked;
+	unsigned int i;
+
+	igt_assert_f(sim_cs_value("locked_commands") >= 0,
+		     "no locked_commands in the model's debugfs cs");
+	sim_wait_idle();
+	locked = sim_cs_value("locked_commands");
+	for (i = 0; i < LOCKED_EXECS; i++)
+		gem_execbuf(fd, &eb);
+	gem_sync(fd, obj.handle);
+	sim_wait_idle();
+	locked = sim_cs_value("locked_commands") - locked;
+	igt_info("%lld ring commands of %d empty requests within the hold that picked them",
+		 locked, LOCKED_EXECS);
+	igt_assert_f(locked >= 2 * LOCKED_EXECS,
+		     "%lld ring commands of %d requests within the hold that picked them",
+		     locked, LOCKED_EXECS);
+
+	/* a batch's MI_NOOPs keep a hold each: only the ring's count */
+	for (i = 0; i < NOOPS; i++)
+		batch_emit(b, MI_NOOP);
+	locked = sim_cs_value("locked_commands");
+	batch_submit_sync(b);
+	sim_wait_idle();
+	locked = sim_cs_value("locked_commands") - locked;
+	igt_info("%lld commands of a batch of %d MI_NOOPs", locked, NOOPS);
+	igt_assert_f(locked < 16, "%lld commands of a batch of %d MI_NOOPs",
+		     locked, NOOPS);
+	batch_free(b);
+	gem_close(fd, obj.handle);
 	close(fd);
 }
 
@@ -336,6 +389,7 @@ static void subtest_invalidated_while_fetching(void)
 
 static const struct igt_subtest tests[] = {
 	SUBTEST(lookups_per_page),
+	SUBTEST(locked_commands),
 	SUBTEST(straddle_executes),
 	SUBTEST(straddle_faults),
 	SUBTEST(invalidated_while_fetching),

@@ -280,11 +280,29 @@ static void cycle_test(const char *state, const char *level, bool power_lost)
 	ref_copy(&fresh[1].ref, 0, H - 8, &dst[0].ref, 0, 0, W / 2, 8);
 	/*
 	 * Slow, so that the wait sleeps until the interrupt wakes it (a wait
-	 * that finds the batch done reads the count before the handler ran)
+	 * that finds the batch done reads the count before the handler ran).
+	 * The user interrupt is unmasked only while a fence is waited for,
+	 * and the retire tick may signal a request between its breadcrumb
+	 * and its MI_USER_INTERRUPT (a command's delay apart) and mask it
+	 * again: the wait is on an empty batch queued behind, so that the
+	 * blits' interrupt comes while it is armed.
 	 */
 	user = irq_info(fd, "user interrupts");
 	sim_set_cmd_delay(DELAY_US);
-	batch_submit_sync(b);
+	batch_submit(b);
+	{
+		struct drm_i915_gem_exec_object2 obj = {
+			.handle = bbe_create(fd, 0),
+		};
+		struct drm_i915_gem_execbuffer2 eb = {
+			.buffers_ptr = to_user_pointer(&obj),
+			.buffer_count = 1,
+		};
+
+		gem_execbuf(fd, &eb);
+		gem_sync(fd, obj.handle);
+		gem_close(fd, obj.handle);
+	}
 	sim_set_cmd_delay(0);
 	for (i = 0; i < 100 && irq_info(fd, "user interrupts") <= user; i++)
 		usleep(10000);

@@ -966,6 +966,18 @@ static void do_goal_exec_wait(void *p, long n)
 
 static int goals_held, goals_total;
 
+/* debugfs i915_interrupt_info's @key ("user interrupts"), or -1 */
+static long long irq_counter(int fd, const char *key)
+{
+	char buf[1024];
+	long long v;
+
+	if (igt_debugfs_read(fd, "i915_interrupt_info", buf, sizeof(buf)) <= 0 ||
+	    igt_key_value(buf, key, &v))
+		return -1;
+	return v;
+}
+
 /*
  * BENCH_PROFILE=N: goal line N (1: empty exec, 2: exec + WAIT, 3 and 4:
  * valid relocations without and with NO_RELOC, 5: stale relocations,
@@ -1040,7 +1052,7 @@ static void bench_goals(struct ctx *c, struct refs *r)
 	struct op o = op(do_goal_exec, &g);
 	struct op ow = op(do_goal_exec_wait, &g);
 	double exec_gp = 0, wait_gp, handoff;
-	long long batches;
+	long long batches, irqs, arms, execs;
 	struct result res;
 	unsigned int i, k;
 
@@ -1084,10 +1096,20 @@ static void bench_goals(struct ctx *c, struct refs *r)
 
 	/* the empty batch, back to back, in GETPARAMs */
 	goal_setup(&g, 1, 0, false, 0);
+	irqs = irq_counter(c->fd, "user interrupts");
+	arms = irq_counter(c->fd, "user interrupt arms");
+	execs = cs_counter("batches");
 	if (goal_measure(1, &o, &gp, &res)) {
 		exec_gp = median_q(&res);
 		print_goal("exec empty batch, per exec / GETPARAM", exec_gp,
 			   10, "GETPARAMs", spread_q(&res, 1));
+		/* where the interrupts went: per exec, all samples included */
+		execs = execs < 0 ? -1 : cs_counter("batches") - execs;
+		if (execs > 0 && irqs >= 0)
+			printf("    user interrupts: %lld for %lld execs, the interrupt armed %lld times\n",
+			       irq_counter(c->fd, "user interrupts") - irqs,
+			       execs, arms < 0 ? -1 :
+			       irq_counter(c->fd, "user interrupt arms") - arms);
 	}
 	/* the hand-off: what the WAIT adds to an exec, in GETPARAMs */
 	if (goal_measure(2, &ow, &gp, &res)) {
