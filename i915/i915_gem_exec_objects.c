@@ -253,7 +253,8 @@ int i915_exec_handle_index(const struct i915_exec *eb, u32 handle)
  * Return: 0; -ENOENT for a handle that names nothing; -EINVAL for unknown
  * object flags, an alignment that is no power of two, a softpin address
  * that is unaligned, outside the GTT or overlapping another, a bad
- * pad_to_size, an object listed twice; -ENOMEM.
+ * pad_to_size, an object listed twice; -ENOMEM.  Sets @eb->userptr if
+ * the list has userptr objects.
  */
 int i915_exec_lookup(struct i915_exec *eb)
 {
@@ -269,8 +270,12 @@ int i915_exec_lookup(struct i915_exec *eb)
 		for (k = 0; k < n; k++)
 			handles[k] = eb->objects[i + k].handle;
 		found = i915_gem_object_lookup_many(eb->file, handles, n, objs);
-		for (k = 0; k < found; k++)
+		for (k = 0; k < found; k++) {
 			eb->objects[i + k].obj = objs[k];
+			/* Noted here, where each object is touched anyway. */
+			if (i915_gem_object_is_userptr(objs[k]))
+				eb->userptr = true;
+		}
 		/* The entries in list order: a bad one before a missing one. */
 		for (k = 0; k < found; k++) {
 			ret = exec_check_object(eb, &eb->objects[i + k]);
@@ -358,34 +363,45 @@ static bool exec_object_fits(const struct i915_exec_object *eo, u64 start,
 /*
  * Too big to fit even in an empty GTT: -ENOSPC at once, before anything
  * is evicted or waited for.  The padded sizes are summed with an
- * overflow check (pad_to_size is any page multiple the user chose).
+ * overflow check (pad_to_size is any page multiple the user chose), an
+ * object at a time in the loop that locks them (each object is touched
+ * once there), and judged once every object is locked.
  */
-static int exec_check_fit(struct i915_exec *eb)
+struct exec_fit {
+	u64 start, end, room, need;
+	bool nospc;
+};
+
+static void exec_fit_init(struct i915_exec *eb, struct exec_fit *fit)
 {
 	struct i915_gtt *gtt = &eb->i915->gtt;
-	const struct i915_exec_object *eo;
-	u64 start, end, need = 0, room;
-	unsigned int i;
 
 	mutex_lock(&gtt->lock);
-	start = gtt->start;
-	end = gtt->end;
-	room = gtt->end - gtt->start - gtt->pinned_bytes;
+	fit->start = gtt->start;
+	fit->end = gtt->end;
+	fit->room = gtt->end - gtt->start - gtt->pinned_bytes;
 	mutex_unlock(&gtt->lock);
+	fit->need = 0;
+	fit->nospc = false;
+}
 
-	for (i = 0; i < eb->count; i++) {
-		eo = &eb->objects[i];
-		if (eo->obj->pin_count)
-			continue;
-		if (!exec_object_fits(eo, start, end) ||
-		    check_add_overflow(need, exec_object_size(eo), &need))
-			goto nospc;
-	}
-	if (need <= room)
+/* One object, locked. */
+static void exec_fit_add(struct exec_fit *fit,
+			 const struct i915_exec_object *eo)
+{
+	if (eo->obj->pin_count || fit->nospc)
+		return;
+	if (!exec_object_fits(eo, fit->start, fit->end) ||
+	    check_add_overflow(fit->need, exec_object_size(eo), &fit->need))
+		fit->nospc = true;
+}
+
+static int exec_fit_check(struct i915_exec *eb, const struct exec_fit *fit)
+{
+	if (!fit->nospc && fit->need <= fit->room)
 		return 0;
-nospc:
 	drm_dbg(&eb->i915->drm, "exec: %u objects cannot fit in the GTT (%llu bytes free)\n",
-		eb->count, room);
+		eb->count, fit->room);
 	return -ENOSPC;
 }
 
@@ -492,22 +508,25 @@ static int exec_unbind_movable(struct i915_exec *eb)
  */
 int i915_exec_lock_and_bind(struct i915_exec *eb)
 {
-	struct dma_resv *resv;
+	struct i915_exec_object *eo;
+	struct exec_fit fit;
 	unsigned int i;
 	int ret;
 
+	exec_fit_init(eb, &fit);
 	for (i = 0; i < eb->count; i++) {
-		resv = eb->objects[i].obj->base.resv;
-		ret = i915_ww_lock(&eb->ww, eb->objects[i].obj);
+		eo = &eb->objects[i];
+		ret = i915_ww_lock(&eb->ww, eo->obj);
 		if (!ret)
-			ret = dma_resv_reserve_fences(resv, 1);
+			ret = dma_resv_reserve_fences(eo->obj->base.resv, 1);
 		if (ret)
 			return ret;
+		exec_fit_add(&fit, eo);
 	}
 
 	ret = exec_check_fixed_overlap(eb, true);
 	if (!ret)
-		ret = exec_check_fit(eb);
+		ret = exec_fit_check(eb, &fit);
 	if (ret)
 		return ret;
 	ret = exec_bind_pass(eb);

@@ -630,7 +630,12 @@ static enum dma_resv_usage exec_await_usage(const struct i915_exec_object *eo)
 
 /*
  * Every object locked, before userptr_sem (the callbacks are allocated):
- * the other timelines' fences of every object become dependencies.
+ * the other timelines' fences of every object become dependencies.  Only
+ * an exported or imported object's dma_resv can hold any (&struct
+ * i915_gem_object.exported, set under the lock we hold): the fences of
+ * any other are this ring's, which need no dependency
+ * (i915_request_await() would pass over each), so its dma_resv is not
+ * walked at all.
  */
 static int exec_await_objects(struct i915_exec *eb)
 {
@@ -642,7 +647,7 @@ static int exec_await_objects(struct i915_exec *eb)
 
 	for (i = 0; i < eb->count; i++) {
 		eo = &eb->objects[i];
-		if (eo->flags & EXEC_OBJECT_ASYNC)
+		if ((eo->flags & EXEC_OBJECT_ASYNC) || !eo->obj->exported)
 			continue;
 		dma_resv_for_each_fence(&cursor, eo->obj->base.resv,
 					exec_await_usage(eo), fence) {
@@ -767,12 +772,17 @@ static int exec_emit(struct i915_exec *eb)
 	return 0;
 }
 
-/* Phase 8: the fence into every resv, the domains committed. */
+/*
+ * Phase 8: the fence into every resv, the domains committed, the LRU
+ * touched, in one pass over the objects, under one lock of the LRU for
+ * the whole list (no fence is allocated: the slot was reserved).
+ */
 static void exec_publish(struct i915_exec *eb)
 {
 	struct i915_exec_object *eo;
 	unsigned int i;
 
+	i915_gtt_lru_lock(eb->i915);
 	for (i = 0; i < eb->count; i++) {
 		eo = &eb->objects[i];
 		dma_resv_add_fence(eo->obj->base.resv, &eb->rq->fence,
@@ -780,11 +790,8 @@ static void exec_publish(struct i915_exec *eb)
 				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
 		i915_gem_object_set_gpu_domains(eo->obj, eo->read_domains,
 						eo->write_domain);
+		i915_gtt_touch_locked(eo->obj);
 	}
-	/* The LRU under one lock for the whole list. */
-	i915_gtt_lru_lock(eb->i915);
-	for (i = 0; i < eb->count; i++)
-		i915_gtt_touch_locked(eb->objects[i].obj);
 	i915_gtt_lru_unlock(eb->i915);
 }
 

@@ -6,8 +6,10 @@
  * execbuffer path calls at different times:
  *
  * 1. i915_reloc_check(), before any driver lock: each object's array of
- *    &struct drm_i915_gem_relocation_entry is read in chunks (a page of
- *    entries at a time, see &struct reloc_buf) and each entry checked:
+ *    &struct drm_i915_gem_relocation_entry is read where it is, in user
+ *    memory, in chunks of a page of entries (no copy into a buffer: an
+ *    entry that repeats the one before is read and checked in one loop,
+ *    see reloc_check_chunk()) and each entry checked:
  *    its target must be in
  *    the object list (unlike 2008, where "the kernel doesn't check for
  *    this"); the offset must be 4-byte aligned with the dword inside the
@@ -52,7 +54,8 @@
  * Memory: no relocation array is copied into the kernel.  One execbuffer
  * may name INT_MAX / 32 relocations (2 GiB); a whole copy was 2 GiB of
  * kernel memory charged to nobody, pinned for the length of the call.
- * Each pass holds one chunk, a page (128 entries) or, if none can be
+ * Step 1 holds one entry at a time; steps 2 and 3 hold one chunk, a page
+ * (128 entries) or, if none can be
  * had, 16 entries on the stack, whatever the count; the price is reading
  * stale arrays two or three times.  Targets named by handle are found
  * in the list's hash of handles (i915_exec_handle_index()), the last one
@@ -330,10 +333,9 @@ static void reloc_repeat_set(const struct i915_exec *eb,
  * good: true, and its presumed offset noted as reloc_check_one() would.
  * False for anything else, which reloc_check_one() checks in full.
  */
-static bool reloc_repeat_check(const struct i915_exec *eb,
-			       const struct reloc_repeat *r,
-			       struct i915_exec_object *src,
-			       const struct drm_i915_gem_relocation_entry *reloc)
+static __always_inline bool
+reloc_repeat_check(const struct reloc_repeat *r, struct i915_exec_object *src,
+		   const struct drm_i915_gem_relocation_entry *reloc)
 {
 	if (r->target_offset == U64_MAX ||
 	    reloc->target_handle != r->handle ||
@@ -347,11 +349,81 @@ static bool reloc_repeat_check(const struct i915_exec *eb,
 	return true;
 }
 
+/*
+ * An entry of a chunk failed its check.  The chunk counts as read before
+ * any of its entries was checked, as when a chunk was copied whole:
+ * -EFAULT if the rest of it cannot be read, else @err.
+ */
+static int reloc_rest_readable(const struct drm_i915_gem_relocation_entry __user *user,
+			       unsigned int n, int err)
+{
+	struct drm_i915_gem_relocation_entry stack[RELOC_CHUNK];
+	unsigned int len;
+
+	for (; n; n -= len, user += len) {
+		len = min_t(unsigned int, n, RELOC_CHUNK);
+		if (copy_from_user(stack, user, len * sizeof(*user)))
+			return -EFAULT;
+	}
+	return err;
+}
+
+static_assert(sizeof(struct drm_i915_gem_relocation_entry) == 4 * sizeof(u64));
+
+/*
+ * Check @n entries of @src's array where they are, in user memory: each
+ * entry is read (four loads) and, while it repeats the one before (see
+ * &struct reloc_repeat), checked in the same loop, with no copy of the
+ * chunk into a buffer and no call; any other entry leaves the loop for
+ * reloc_check_one().  Return: 0, -EFAULT, or the first entry's error.
+ */
+static int reloc_check_chunk(struct i915_exec *eb, struct reloc_last *last,
+			     struct reloc_repeat *repeat,
+			     struct i915_exec_object *src,
+			     const struct drm_i915_gem_relocation_entry __user *user,
+			     unsigned int n)
+{
+	struct drm_i915_gem_relocation_entry reloc;
+	u64 *dst = (u64 *)&reloc;
+	const u64 __user *p;
+	unsigned int k = 0;
+	int ret;
+
+	while (k < n) {
+		if (!user_access_begin(&user[k], (n - k) * sizeof(*user)))
+			return -EFAULT;
+		for (; k < n; k++) {
+			p = (const u64 __user *)&user[k];
+			unsafe_get_user(dst[0], &p[0], efault);
+			unsafe_get_user(dst[1], &p[1], efault);
+			unsafe_get_user(dst[2], &p[2], efault);
+			unsafe_get_user(dst[3], &p[3], efault);
+			if (!reloc_repeat_check(repeat, src, &reloc))
+				break;
+		}
+		user_access_end();
+		if (k == n)
+			break;
+		ret = reloc_check_one(eb, last, src, &reloc);
+		if (ret)
+			return reloc_rest_readable(&user[k + 1], n - k - 1, ret);
+		reloc_repeat_set(eb, repeat, last, &reloc);
+		k++;
+	}
+	atomic64_add(n, &reloc_entries_read);
+	return 0;
+
+efault:
+	user_access_end();
+	return -EFAULT;
+}
+
 /**
  * i915_reloc_check - validate every relocation, union the domains
  * @eb: the execbuffer, its objects looked up, no lock held
  *
- * Reads each relocation array in chunks (no copy of it is kept).  On
+ * Reads each relocation array where it is, a chunk (a page of entries) at
+ * a time, an entry at a time (no copy of it is kept).  On
  * success each object's read and write domains hold the union of the
  * entries that target it.
  *
@@ -361,16 +433,14 @@ static bool reloc_repeat_check(const struct i915_exec *eb,
  */
 int i915_reloc_check(struct i915_exec *eb)
 {
-	struct drm_i915_gem_relocation_entry stack[RELOC_CHUNK];
-	const struct drm_i915_gem_relocation_entry *reloc;
 	struct reloc_last last = RELOC_LAST_INIT;
 	struct reloc_repeat repeat;
 	struct i915_exec_object *src;
-	unsigned int i, j, k, n;
-	struct reloc_buf buf;
+	unsigned int i, j, n;
 	u64 total = 0;
 	int ret = 0;
 
+	might_fault();
 	for (i = 0; i < eb->count; i++) {
 		total += eb->objects[i].relocation_count;
 		eb->objects[i].relocs_stale = false;
@@ -380,29 +450,19 @@ int i915_reloc_check(struct i915_exec *eb)
 		return reloc_too_many(eb);
 	}
 
-	reloc_buf_init(&buf, eb, stack);
 	for (i = 0; i < eb->count && !ret; i++) {
 		src = &eb->objects[i];
+		if (!src->relocation_count)
+			continue;	/* its object is not even touched */
 		reloc_repeat_init(&repeat, src);
 		for (j = 0; j < src->relocation_count && !ret; j += n) {
-			n = reloc_chunk_len(src, j, &buf);
-			ret = reloc_buf_read(&buf, &src->user_relocs[j], n,
-					     false);
-			if (ret)
-				break;
-			for (k = 0; k < n && !ret; k++) {
-				reloc = &buf.entries[k];
-				if (reloc_repeat_check(eb, &repeat, src, reloc))
-					continue;
-				ret = reloc_check_one(eb, &last, src, reloc);
-				if (!ret)
-					reloc_repeat_set(eb, &repeat, &last,
-							 reloc);
-			}
+			n = min_t(unsigned int, src->relocation_count - j,
+				  RELOC_PAGE_CHUNK);
+			ret = reloc_check_chunk(eb, &last, &repeat, src,
+						&src->user_relocs[j], n);
 			cond_resched();
 		}
 	}
-	reloc_buf_fini(&buf);
 	return ret;
 }
 

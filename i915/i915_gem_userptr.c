@@ -345,11 +345,12 @@ int i915_exec_userptr_prepare(struct i915_exec *eb)
 	unsigned int i;
 	int ret;
 
+	if (!eb->userptr)
+		return 0;	/* none in the list (i915_exec_lookup()) */
 	for (i = 0; i < eb->count; i++) {
 		obj = eb->objects[i].obj;
 		if (!i915_gem_object_is_userptr(obj))
 			continue;
-		eb->userptr = true;
 		ret = userptr_prepare_retry(obj);
 		if (ret)
 			return ret;

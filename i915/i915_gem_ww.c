@@ -101,15 +101,22 @@ void i915_ww_unlock(struct i915_ww *ww, struct i915_gem_object *obj)
  *
  * In the reverse order of locking, as drm_exec does: lockdep merges the
  * locks of one acquire context into the entry of the first, so that one
- * must be dropped (and its object perhaps freed) last.
+ * must be dropped (and its object perhaps freed) last.  The list is
+ * emptied once at the end rather than an entry at a time (an
+ * execbuffer's may hold thousands): each entry's neighbour is read before
+ * its object's reference goes.
  */
 void i915_ww_unlock_all(struct i915_ww *ww)
 {
+	struct i915_gem_object *obj, *prev;
+
 	ww->last_contended = NULL;
-	while (!list_empty(&ww->locked))
-		i915_ww_unlock(ww, list_last_entry(&ww->locked,
-						   struct i915_gem_object,
-						   ww_link));
+	ww->prelocked = NULL;
+	list_for_each_entry_safe_reverse(obj, prev, &ww->locked, ww_link) {
+		dma_resv_unlock(obj->base.resv);
+		drm_gem_object_put(&obj->base);
+	}
+	INIT_LIST_HEAD(&ww->locked);
 }
 
 /**

@@ -298,6 +298,41 @@ static void subtest_relocs_ptr_bad(void)
 	probe_fini(&p);
 }
 
+/*
+ * A relocation array whose third entry lies on a page that faults:
+ * -EFAULT, whether the entries before it are good or the first names a
+ * target outside the list (the entries are read a chunk at a time before
+ * any of the chunk is refused, as upstream copies its chunk first).
+ */
+static void subtest_relocs_straddling_bad_page(void)
+{
+	struct drm_i915_gem_relocation_entry *r;
+	uint32_t outsider;
+	struct probe p;
+	char *page;
+
+	probe_init(&p);
+	outsider = gem_create(p.fd, PAGE_SZ);
+	page = mmap(NULL, 2 * PAGE_SZ, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	igt_assert(page != MAP_FAILED);
+	igt_assert_eq(mprotect(page + PAGE_SZ, PAGE_SZ, PROT_NONE), 0);
+	r = (void *)(page + PAGE_SZ - 2 * sizeof(*r));
+	r[0] = p.reloc[0];
+	r[1] = p.reloc[0];
+	p.obj[1].relocs_ptr = to_user_pointer(r);
+	p.obj[1].relocation_count = 3;
+	probe_expect(&p, -EFAULT, "two good entries, then a bad page");
+	r[0].target_handle = outsider;
+	probe_expect(&p, -EFAULT, "a target outside the list, then a bad page");
+	/* without the unreadable entry: the first entry's own error */
+	p.obj[1].relocation_count = 2;
+	probe_expect(&p, -ENOENT, "a target outside the list, readable");
+	munmap(page, 2 * PAGE_SZ);
+	gem_close(p.fd, outsider);
+	probe_fini(&p);
+}
+
 /* upstream: a valid pointer and a count beyond it faults */
 static void subtest_relocation_count_huge(void)
 {
@@ -891,6 +926,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(buffer_count_huge),
 	SUBTEST(buffers_ptr_bad),
 	SUBTEST(relocs_ptr_bad),
+	SUBTEST(relocs_straddling_bad_page),
 	SUBTEST(relocation_count_huge),
 	SUBTEST(read_only_arrays),
 	SUBTEST(reloc_target_not_in_list),
