@@ -396,6 +396,24 @@ err:
 	return ret;
 }
 
+/*
+ * The running request is guilty: reset the GPU (capturing the error state
+ * if @capture), or wedge it when resets are off or the reset fails.
+ */
+static void reset_guilty(struct i915_device *i915, bool capture)
+{
+	mutex_lock(&i915->reset_lock);
+	if (READ_ONCE(i915->ring.wedged))
+		goto out;
+	if (!READ_ONCE(i915_reset_param)) {
+		i915_reset_wedge(i915);
+		goto out;
+	}
+	reset_and_restart(i915, true, capture);
+out:
+	mutex_unlock(&i915->reset_lock);
+}
+
 /**
  * i915_reset_handle - the GPU hung: reset it, or wedge it
  * @i915: the device
@@ -406,16 +424,7 @@ err:
  */
 void i915_reset_handle(struct i915_device *i915)
 {
-	mutex_lock(&i915->reset_lock);
-	if (READ_ONCE(i915->ring.wedged))
-		goto out;
-	if (!READ_ONCE(i915_reset_param)) {
-		i915_reset_wedge(i915);
-		goto out;
-	}
-	reset_and_restart(i915, true, true);
-out:
-	mutex_unlock(&i915->reset_lock);
+	reset_guilty(i915, true);
 }
 
 /**
@@ -430,16 +439,7 @@ out:
  */
 void i915_reset_expired(struct i915_device *i915)
 {
-	mutex_lock(&i915->reset_lock);
-	if (READ_ONCE(i915->ring.wedged))
-		goto out;
-	if (!READ_ONCE(i915_reset_param)) {
-		i915_reset_wedge(i915);
-		goto out;
-	}
-	reset_and_restart(i915, true, false);
-out:
-	mutex_unlock(&i915->reset_lock);
+	reset_guilty(i915, false);
 }
 
 /**
