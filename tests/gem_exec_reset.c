@@ -203,6 +203,9 @@ static struct batch *bad_batch(int fd, struct bo *target)
  * s, are logged only: nothing here depends on the host's speed).
  * Returns 0 if it hung, -EIO if it was refused.
  */
+/* How long the last hang() waited for its batch's EIO. */
+static double hang_took;
+
 static int hang(int fd, struct batch *b, struct bo *target, double limit,
 		const char *what)
 {
@@ -217,6 +220,7 @@ static int hang(int fd, struct batch *b, struct bo *target, double limit,
 	igt_assert_f(ret == 0, "%s: exec: %s", what, igt_errname(ret));
 	ret = __gem_wait(fd, target->handle, &forever);
 	took = igt_now() - t0;
+	hang_took = took;
 	igt_assert_f(ret == 0, "%s: WAIT says %s, expected 0", what,
 		     igt_errname(ret));
 	ret = sync_file_status(rsvd2 >> 32);
@@ -262,6 +266,7 @@ static void subtest_innocent_clients(void)
 	struct batch *b;
 	struct bo target;
 	uint32_t resets0;
+	double loop_took;
 	unsigned int i, hangs = 0, refused = 0;
 	char what[64];
 	int ret;
@@ -281,6 +286,7 @@ static void subtest_innocent_clients(void)
 	b = loop_batch(fd, &target);
 	gem_error_state_clear(fd);
 	igt_assert_eq(hang(fd, b, &target, LOOP_LIMIT_S, "looping batch"), 0);
+	loop_took = hang_took;
 	batch_free(b);
 	igt_assert_eq(batch_active(fd), 1);
 	save_loop_error_state(fd);
@@ -342,11 +348,16 @@ static void subtest_innocent_clients(void)
 		igt_assert(sh->blits[i] > 0);
 	}
 	/*
-	 * Every innocent had work queued behind the looping batch (its WAIT
-	 * took most of the 30 checks), replayed after the reset.
+	 * Every innocent had work queued behind the looping batch, replayed
+	 * after the reset: one of its WAITs lasted about as long as the loop
+	 * ran.  (How long that is varies: the loop is reset after 30 checks
+	 * busy, or sooner when three checks in a row find ACTHD on the same
+	 * command, the fill or a host stall of the model's vCPU.)
 	 */
 	for (i = 0; i < INNOCENTS; i++)
-		igt_assert(sh->longest_wait[i] > 10 * HANGCHECK_MS / 1000.0);
+		igt_assert_f(sh->longest_wait[i] > loop_took / 2,
+			     "innocent %u waited at most %.2f s behind a loop of %.2f s",
+			     i, sh->longest_wait[i], loop_took);
 	munmap(sh, sizeof(*sh));
 }
 
