@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gem.h"
+#include "exec.h"
 
 #define NOBJ 48
 #define MAX_PAGES 16
@@ -107,6 +107,7 @@ static void subtest_kill_workers(void)
 	long long count, bytes, baseline;
 	int round, i;
 
+	gem_quiescent_gpu(fd);
 	igt_gem_objects(fd, &baseline, &bytes);
 	srandom(0x915e);
 	for (round = 0; round < 6; round++) {

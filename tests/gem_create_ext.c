@@ -10,7 +10,7 @@
  */
 #include <unistd.h>
 
-#include "gem.h"
+#include "exec.h"
 
 static int __create_ext(int fd, uint64_t *size, uint32_t flags,
 			void *ext, uint32_t *handle)
@@ -94,6 +94,7 @@ static void subtest_memory_regions(void)
 	uint64_t size = 3;
 	uint32_t handle;
 
+	gem_quiescent_gpu(fd);
 	igt_gem_objects(fd, &before, &bytes);
 
 	regions_ext(&ext, r, 1);

@@ -70,6 +70,7 @@ static void probe_init_fd(struct probe *p, int fd)
 	memset(p, 0, sizeof(*p));
 	p->fd = fd;
 	p->gen = gem_gen(p->fd);
+	gem_quiescent_gpu(p->fd);
 	igt_gem_objects(p->fd, &p->objects, &bytes);
 	p->target = gem_create(p->fd, PAGE_SZ);
 	p->batch = gem_create(p->fd, PAGE_SZ);
@@ -795,6 +796,7 @@ static void subtest_secure_unprivileged(void)
 	int fd = drm_open_driver();
 	long long objects, bytes;
 
+	gem_quiescent_gpu(fd);
 	igt_gem_objects(fd, &objects, &bytes);
 	igt_fork_and_check(secure_child, NULL);
 	igt_assert_eq(gem_wait_object_count(fd, objects), objects);

@@ -36,6 +36,7 @@ static void list_init(struct list *l)
 
 	memset(l, 0, sizeof(*l));
 	l->fd = drm_open_driver();
+	gem_quiescent_gpu(l->fd);
 	igt_gem_objects(l->fd, &l->objects, &bytes);
 	for (i = 0; i + 1 < N_LONG; i++)
 		l->handle[i] = gem_create(l->fd, PAGE_SZ);

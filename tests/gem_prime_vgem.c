@@ -133,6 +133,7 @@ static void subtest_blit(void)
 	uint32_t *buf;
 	void *ptr;
 
+	gem_quiescent_gpu(fd);
 	igt_gem_objects(fd, &objects, &bytes);
 	vbo_create(&v, vfd);
 	pattern_fill(v.map, SIZE, 1);
@@ -340,6 +341,7 @@ static void subtest_gtt_mmap(void)
 	struct vbo v;
 	uint32_t *ptr;
 
+	gem_quiescent_gpu(fd);
 	igt_gem_objects(fd, &objects, &bytes);
 	vbo_create(&v, vfd);
 	dmabuf = prime_export(vfd, v.handle);

@@ -88,6 +88,8 @@ static void subtest_blit(void)
 	long long objects, bytes;
 	uint32_t *mem, *buf;
 
+	/* no object of an earlier client still on its way out */
+	gem_quiescent_gpu(fd);
 	igt_gem_objects(fd, &objects, &bytes);
 	igt_assert_eq(posix_memalign((void **)&mem, PAGE_SZ, SIZE), 0);
 	pattern_fill(mem, SIZE, 1);
@@ -194,6 +196,8 @@ static void subtest_bad(void)
 	char *p = map_anon(2 * PAGE_SZ);
 	void *ptr;
 
+	/* no object of an earlier client still on its way out */
+	gem_quiescent_gpu(fd);
 	igt_gem_objects(fd, &objects, &bytes);
 	/* flags */
 	igt_assert_eq(__userptr(fd, p, PAGE_SZ, 0x4, &handle), -EINVAL);
