@@ -24,8 +24,8 @@
  *    upstream's heartbeat time, not after the 30 a live client's long
  *    batch has; another client's store queued behind it then lands;
  *  - request_timeout: with the module parameter request_timeout_ms at
- *    500 (upstream's request expiry, 20 s by default as Debian builds
- *    6.1), a file opened then has its loop cancelled long before the
+ *    500 (upstream's request expiry; 0, off, by default here, where
+ *    Debian builds 6.1 with 20 s: parameters.rst), a file opened then has its loop cancelled long before the
  *    hang check (5 s a check, 30 for a moving engine) would: the WAIT
  *    returns 0, the sync_file says EINTR (a hang says EIO), no error
  *    state is captured (upstream's cancellation captures none), the
