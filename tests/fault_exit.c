@@ -94,13 +94,6 @@ static int worker(void *arg)
 	return 0;
 }
 
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
-
 static void subtest_kill_workers(void)
 {
 	int fd = drm_open_driver();
@@ -116,7 +109,7 @@ static void subtest_kill_workers(void)
 
 		for (i = 0; i < n; i++)
 			pids[i] = igt_fork(worker, (void *)(uintptr_t)(round * 4 + i));
-		sleep_ms(200 + random() % 800);
+		igt_sleep_ms(200 + random() % 800);
 		igt_gem_objects(fd, &count, &bytes);
 		igt_info("round %d: %d workers, %lld objects alive", round, n,
 			 count - baseline);

@@ -149,14 +149,7 @@ static void subtest_recover(void)
 /* the driver's count of error interrupts (debugfs i915_interrupt_info) */
 static long long error_interrupts(int fd)
 {
-	char buf[4096];
-	long long v;
-	int ret;
-
-	ret = igt_debugfs_read(fd, "i915_interrupt_info", buf, sizeof(buf));
-	igt_assert_lt(0, ret);
-	igt_assert_eq(igt_key_value(buf, "error interrupts", &v), 0);
-	return v;
+	return igt_debugfs_value(fd, "i915_interrupt_info", "error interrupts");
 }
 
 /* EIR as the error state of the last hang shows it */

@@ -21,16 +21,10 @@
 #define DELAY_US	20000	/* per command, for the waited-for batch */
 #define USER_INTERRUPT	(1u << 1)	/* IIR/IMR bit of MI_USER_INTERRUPT */
 
+/* a line of debugfs i915_interrupt_info */
 static long long irq_info(int fd, const char *key)
 {
-	char buf[1024];
-	long long v;
-
-	igt_assert_lt(0, igt_debugfs_read(fd, "i915_interrupt_info", buf,
-					  sizeof(buf)));
-	igt_assert_f(!igt_key_value(buf, key, &v), "no \"%s\" in %s", key,
-		     buf);
-	return v;
+	return igt_debugfs_value(fd, "i915_interrupt_info", key);
 }
 
 static bool irq_armed(int fd)

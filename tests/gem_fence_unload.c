@@ -23,63 +23,7 @@
 #include <linux/sync_file.h>
 
 #include "exec.h"
-
-static pid_t reload_owner;
-
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-static bool module_loaded(void)
-{
-	return access("/sys/module/i915/initstate", F_OK) == 0;
-}
-
-static int try_rmmod(void)
-{
-	return syscall(SYS_delete_module, "i915", O_NONBLOCK) ? -errno : 0;
-}
-
-static int load_module(void)
-{
-	char cmd[256];
-	double t0 = igt_now();
-	int fd;
-
-	snprintf(cmd, sizeof(cmd),
-		 "[ -r /etc/bench.conf ] && . /etc/bench.conf; "
-		 "insmod \"${I915_KO:-/i915.ko}\" $I915_ARGS");
-	if (system(cmd))
-		return -EIO;
-	while ((fd = __drm_open_driver(false)) < 0) {
-		if (igt_now() - t0 > 10)
-			return fd;
-		sleep_ms(10);
-	}
-	close(fd);
-	return 0;
-}
-
-/* Whatever happened, the next program finds the module loaded. */
-static void reload_at_exit(void)
-{
-	if (getpid() == reload_owner && !module_loaded() && load_module())
-		fprintf(stderr, "  could not load i915 again\n");
-}
-
-static void require_reloadable(void)
-{
-	const char *ko = getenv("I915_KO");
-
-	if (access(ko && *ko ? ko : "/i915.ko", R_OK))
-		igt_skip("no i915.ko to load again (I915_KO)");
-	reload_owner = getpid();
-	atexit(reload_at_exit);
-}
+#include "modules.h"
 
 /* Every DRM file and dma-buf is closed: rmmod must wait for @sync_fd. */
 static void unload_with(int sync_fd)
@@ -88,11 +32,11 @@ static void unload_with(int sync_fd)
 	double t0;
 	int ret;
 
-	ret = try_rmmod();
+	ret = module_unload("i915");
 	igt_assert_f(ret == -EAGAIN,
 		     "rmmod with a sync_file open: %s (EAGAIN expected)",
 		     ret ? strerror(-ret) : "succeeded");
-	igt_assert(module_loaded());
+	igt_assert(module_loaded("i915"));
 
 	memset(&info, 0, sizeof(info));
 	igt_assert_ok(igt_ioctl(sync_fd, SYNC_IOC_FILE_INFO, &info));
@@ -104,13 +48,13 @@ static void unload_with(int sync_fd)
 
 	/* the last reference goes from a work item: give it a moment */
 	t0 = igt_now();
-	while ((ret = try_rmmod()) == -EAGAIN && igt_now() - t0 < 10)
-		sleep_ms(10);
+	while ((ret = module_unload("i915")) == -EAGAIN && igt_now() - t0 < 10)
+		igt_sleep_ms(10);
 	igt_assert_f(!ret, "rmmod after the sync_file closed: %s",
 		     strerror(-ret));
 	igt_info("unloaded %.3f s after the sync_file closed",
 		 igt_now() - t0);
-	igt_assert_ok(load_module());
+	igt_assert_ok(module_load_missing());
 }
 
 /* an object holding the store's target, and the batch storing into it */
@@ -152,7 +96,7 @@ static void subtest_fence_out(void)
 	uint64_t rsvd2 = 0;
 	uint32_t target;
 
-	require_reloadable();
+	module_require_driver();
 	fd = drm_open_driver();
 	render = drm_open_driver_render();
 	target = gem_create(render, PAGE_SZ);
@@ -172,7 +116,7 @@ static void dmabuf_fence(bool export_first)
 	struct dma_buf_export_sync_file ex = { .flags = DMA_BUF_SYNC_RW };
 	int fd;
 
-	require_reloadable();
+	module_require_driver();
 	/*
 	 * A signalled fence is not exported (the dma-buf hands out a stub
 	 * of the core's then): the batch must still be running.

@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "exec.h"
+#include "modules.h"
 
 /* register offsets in BAR 0 (include/i915_reg.h) */
 #define PGTBL_CTL	0x2020
@@ -54,19 +55,6 @@
 #define GEN3_ACTHD	0x20c8
 #define I965_ACTHD	0x2074
 #define REG_FILE	(512 * 1024)	/* what igt maps on Gen3/Gen4 */
-
-#define SIM_PARAMS	"/sys/module/i915_sim/parameters/ids"
-
-static char sim_ids[256];
-static pid_t reload_owner;
-
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
 
 static void bar_path(const char *slot, const char *file, char *buf,
 		     size_t len)
@@ -231,13 +219,13 @@ static void subtest_follows(void)
 
 	t0 = igt_now();
 	while (rd(regs, RING_TAIL) != tail && igt_now() - t0 < 10)
-		sleep_ms(1);
+		igt_sleep_ms(1);
 	igt_assert_f(rd(regs, RING_TAIL) == tail,
 		     "the window still shows TAIL 0x%x, not 0x%x, after 10 s",
 		     rd(regs, RING_TAIL), tail);
 	while ((head = rd(regs, RING_HEAD) & HEAD_ADDR) != tail &&
 	       igt_now() - t0 < 10)
-		sleep_ms(1);
+		igt_sleep_ms(1);
 	igt_assert_f(head == tail, "HEAD 0x%x, TAIL 0x%x", head, tail);
 	igt_info("TAIL 0x%x -> 0x%x, seen after %.3f s", tail0, tail,
 		 igt_now() - t0);
@@ -270,7 +258,7 @@ static void subtest_moves(void)
 			seen++;
 			last = v;
 		}
-		sleep_ms(1);
+		igt_sleep_ms(1);
 	}
 	igt_info("ACTHD 0x%08x -> 0x%08x, %u changes seen while busy", first,
 		 last, seen);
@@ -361,67 +349,6 @@ static void subtest_other_bars(void)
 /* ------------------------------------------------------------------ */
 /* removal and unload with the window mapped */
 
-static bool loaded(const char *module)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "/sys/module/%s/initstate", module);
-	return access(path, F_OK) == 0;
-}
-
-static int load_modules(void)
-{
-	char cmd[512];
-	double t0 = igt_now();
-	int fd;
-
-	snprintf(cmd, sizeof(cmd),
-		 "[ -r /etc/bench.conf ] && . /etc/bench.conf; "
-		 "{ [ -d /sys/module/i915_sim ] || "
-		 "insmod \"${SIM_KO:-/i915_sim.ko}\" ids=%s; } && "
-		 "{ [ -d /sys/module/i915 ] || "
-		 "insmod \"${I915_KO:-/i915.ko}\" $I915_ARGS; }", sim_ids);
-	if (system(cmd))
-		return -EIO;
-	while ((fd = __drm_open_driver(false)) < 0) {
-		if (igt_now() - t0 > 10)
-			return fd;
-		sleep_ms(10);
-	}
-	close(fd);
-	return 0;
-}
-
-/* Whatever happened, the next program finds both modules loaded. */
-static void reload_at_exit(void)
-{
-	if (getpid() == reload_owner &&
-	    (!loaded("i915_sim") || !loaded("i915")) && load_modules())
-		fprintf(stderr, "  could not load i915_sim and i915 again\n");
-}
-
-static void require_model(void)
-{
-	FILE *f = fopen(SIM_PARAMS, "r");
-
-	if (!f || !fgets(sim_ids, sizeof(sim_ids), f))
-		igt_skip("no %s: the model is not loaded", SIM_PARAMS);
-	fclose(f);
-	sim_ids[strcspn(sim_ids, "\n")] = '\0';
-	igt_assert(sim_ids[0]);
-	reload_owner = getpid();
-	atexit(reload_at_exit);
-}
-
-static void sysfs_write_1(const char *path)
-{
-	int fd = open(path, O_WRONLY);
-
-	igt_assert_f(fd >= 0, "%s: %s", path, strerror(errno));
-	igt_assert_eq(write(fd, "1", 1), 1);
-	close(fd);
-}
-
 static void subtest_remove(void)
 {
 	volatile uint32_t *regs;
@@ -430,7 +357,7 @@ static void subtest_remove(void)
 	double t0;
 	int fd;
 
-	require_model();
+	module_require_model();
 	fd = open_gpu(slot, sizeof(slot));
 	close(fd);
 	regs = map_regs(slot);
@@ -438,16 +365,16 @@ static void subtest_remove(void)
 	igt_assert(start);
 
 	bar_path(slot, "remove", path, sizeof(path));
-	sysfs_write_1(path);
+	igt_assert_ok(igt_write_file(path, "1"));
 	igt_assert_f(access_faults(regs + RING_START / 4, false, 0),
 		     "the window of a removed function still reads");
 	igt_assert(access_faults(regs + 0x40000 / 4, false, 0));
 	munmap((void *)regs, REG_FILE);
 
-	sysfs_write_1("/sys/bus/pci/rescan");
+	igt_assert_ok(igt_write_file("/sys/bus/pci/rescan", "1"));
 	t0 = igt_now();
 	while ((fd = __drm_open_driver(false)) < 0 && igt_now() - t0 < 10)
-		sleep_ms(10);
+		igt_sleep_ms(10);
 	igt_assert_f(fd >= 0, "i915 did not bind %s after the rescan", slot);
 	store_sync(fd);
 	/* the model replaces resource0 once the rescan is over */
@@ -459,7 +386,7 @@ static void subtest_remove(void)
 		if (regs)
 			break;
 		igt_assert_eq(err, EINVAL);
-		sleep_ms(10);
+		igt_sleep_ms(10);
 	}
 	igt_assert_f(regs, "resource0 of the rescanned function not mappable");
 	igt_assert_eq_u64(rd(regs, RING_START), ring_debugfs(fd, "START"));
@@ -474,7 +401,7 @@ static void subtest_unload(void)
 	char slot[64];
 	int fd;
 
-	require_model();
+	module_require_model();
 	fd = open_gpu(slot, sizeof(slot));
 	close(fd);
 	regs = map_regs(slot);
@@ -482,14 +409,14 @@ static void subtest_unload(void)
 
 	igt_assert_ok(syscall(SYS_delete_module, "i915_sim", O_NONBLOCK) ?
 		      -errno : 0);
-	igt_assert(loaded("i915"));
+	igt_assert(module_loaded("i915"));
 	igt_assert_f(access_faults(regs + RING_START / 4, false, 0),
 		     "the window still reads after rmmod i915_sim");
 	igt_assert(access_faults(regs + 0x40000 / 4, false, 0));
 	igt_assert(access_faults(regs + RING_START / 4, true, 0));
 	munmap((void *)regs, REG_FILE);
 
-	igt_assert_ok(load_modules());
+	igt_assert_ok(module_load_missing());
 	fd = open_gpu(slot, sizeof(slot));
 	store_sync(fd);
 	regs = map_regs(slot);

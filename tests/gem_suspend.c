@@ -67,6 +67,12 @@ struct image {
 	struct ref ref;
 };
 
+/* a line of debugfs i915_interrupt_info */
+static long long irq_info(int fd, const char *key)
+{
+	return igt_debugfs_value(fd, "i915_interrupt_info", key);
+}
+
 static void image_init(struct image *im, int fd)
 {
 	bo_init(&im->bo, fd, SIZE);
@@ -142,19 +148,6 @@ static void sleep_cycle(const char *state, const char *level)
 	igt_write_file(PM_TEST_DELAY, delay);
 	igt_assert_f(!ret, "echo %s > %s at pm_test %s: %s", state, PM_STATE,
 		     level, igt_errname(ret));
-}
-
-/* a line of debugfs i915_interrupt_info */
-static long long irq_info(int fd, const char *key)
-{
-	char buf[1024];
-	long long v;
-
-	igt_assert_lt(0, igt_debugfs_read(fd, "i915_interrupt_info", buf,
-					  sizeof(buf)));
-	igt_assert_f(!igt_key_value(buf, key, &v), "no \"%s\" in %s", key,
-		     buf);
-	return v;
 }
 
 struct waiter_arg {

@@ -45,14 +45,6 @@
 static char pci_addr[256];
 static pid_t bind_owner;
 
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 static bool bound(void)
 {
 	char path[sizeof(DRIVER_DIR) + sizeof(pci_addr)];
@@ -74,7 +66,7 @@ static void bind_device(void)
 		if (fd >= 0)
 			break;
 		igt_assert_f(igt_now() - t0 < 10, "no i915 node after bind");
-		sleep_ms(10);
+		igt_sleep_ms(10);
 	}
 	close(fd);
 }
@@ -354,7 +346,7 @@ static void subtest_busy(void)
 	}
 	for (i = 0; i < NKINDS * per_kind; i++)
 		igt_assert_eq(read(p[0], &byte, 1), 1);
-	sleep_ms(500);
+	igt_sleep_ms(500);
 
 	unbind_device();
 	t0 = igt_now();
@@ -522,7 +514,7 @@ static void subtest_exec_waiting(void)
 		pid[i] = igt_fork(exec_behind_fence, (void *)(uintptr_t)i);
 	for (i = 0; i < FENCED_EXECS; i++)
 		igt_assert_eq(read(p[0], &byte, 1), 1);
-	sleep_ms(100);
+	igt_sleep_ms(100);
 	pfd = (struct pollfd){ .fd = f->fence, .events = POLLIN };
 	igt_info("the fence is %s when the unbind starts",
 		 poll(&pfd, 1, 0) ? "signalled" : "pending");

@@ -24,19 +24,6 @@
 /* debugfs i915_sim/<slot>/gtt, found while the driver is bound */
 static char sim_gtt[256];
 
-static long long debugfs_value(int fd, const char *file, const char *key)
-{
-	static char buf[1 << 14];
-	long long v;
-	int ret;
-
-	ret = igt_debugfs_read(fd, file, buf, sizeof(buf));
-	igt_assert_f(ret >= 0, "debugfs %s: %s", file, igt_errname(ret));
-	igt_assert_f(igt_key_value(buf, key, &v) == 0, "no %s in %s", key,
-		     file);
-	return v;
-}
-
 /* i915_capabilities says "hws_needs_physical: no" */
 static bool hws_in_gtt(int fd)
 {
@@ -127,9 +114,9 @@ static void subtest_unbind_clears_ring(void)
 	if (access(sim_gtt, R_OK))
 		igt_skip("no %s", sim_gtt);
 	pci_name(fd, name, sizeof(name));
-	ring_start = debugfs_value(fd, "i915_ring", "START");
+	ring_start = igt_debugfs_value(fd, "i915_ring", "START");
 	if (hws_in_gtt(fd))
-		hws = debugfs_value(fd, "i915_ring", "HWS_PGA");
+		hws = igt_debugfs_value(fd, "i915_ring", "HWS_PGA");
 	igt_info("%s: ring at 0x%llx, status page %s 0x%llx", name,
 		 (unsigned long long)ring_start, hws ? "at" : "physical",
 		 (unsigned long long)hws);

@@ -46,91 +46,10 @@
 #include <linux/sync_file.h>
 
 #include "exec.h"
+#include "modules.h"
 
-#define SIM_PARAMS	"/sys/module/i915_sim/parameters/ids"
 #define DELAY_US	2000	/* per command: the batch runs about 1 s */
 #define NOOPS		500
-
-static char sim_ids[256];
-static pid_t reload_owner;
-
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-static bool loaded(const char *module)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "/sys/module/%s/initstate", module);
-	return access(path, F_OK) == 0;
-}
-
-static int try_rmmod(const char *module)
-{
-	return syscall(SYS_delete_module, module, O_NONBLOCK) ? -errno : 0;
-}
-
-/* rmmod @module, retried for up to 10 s while it is busy */
-static int rmmod_retry(const char *module)
-{
-	double t0 = igt_now();
-	int ret;
-
-	while ((ret = try_rmmod(module)) == -EAGAIN && igt_now() - t0 < 10)
-		sleep_ms(10);
-	return ret;
-}
-
-/* insmod what is missing, then wait for the GPU under test */
-static int load_modules(void)
-{
-	char cmd[512];
-	double t0 = igt_now();
-	int fd;
-
-	snprintf(cmd, sizeof(cmd),
-		 "[ -r /etc/bench.conf ] && . /etc/bench.conf; "
-		 "{ [ -d /sys/module/i915_sim ] || "
-		 "insmod \"${SIM_KO:-/i915_sim.ko}\" ids=%s; } && "
-		 "{ [ -d /sys/module/i915 ] || "
-		 "insmod \"${I915_KO:-/i915.ko}\" $I915_ARGS; }", sim_ids);
-	if (system(cmd))
-		return -EIO;
-	while ((fd = __drm_open_driver(false)) < 0) {
-		if (igt_now() - t0 > 10)
-			return fd;
-		sleep_ms(10);
-	}
-	close(fd);
-	return 0;
-}
-
-/* Whatever happened, the next program finds both modules loaded. */
-static void reload_at_exit(void)
-{
-	if (getpid() == reload_owner && (!loaded("i915_sim") || !loaded("i915")) &&
-	    load_modules())
-		fprintf(stderr, "  could not load i915_sim and i915 again\n");
-}
-
-/* Remember the model's ids, so that it can be loaded again as it was. */
-static void require_model(void)
-{
-	FILE *f = fopen(SIM_PARAMS, "r");
-
-	if (!f || !fgets(sim_ids, sizeof(sim_ids), f))
-		igt_skip("no %s: the model is not loaded", SIM_PARAMS);
-	fclose(f);
-	sim_ids[strcspn(sim_ids, "\n")] = '\0';
-	igt_assert(sim_ids[0]);
-	reload_owner = getpid();
-	atexit(reload_at_exit);
-}
 
 /* rmmod i915_sim: the GPUs go, the driver stays */
 static void unplug(const char *slot)
@@ -138,9 +57,9 @@ static void unplug(const char *slot)
 	char path[128];
 	double t0 = igt_now();
 
-	igt_assert_ok(try_rmmod("i915_sim"));
+	igt_assert_ok(module_unload("i915_sim"));
 	igt_info("rmmod i915_sim took %.3f s", igt_now() - t0);
-	igt_assert(loaded("i915"));
+	igt_assert(module_loaded("i915"));
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", slot);
 	igt_assert_f(access(path, F_OK), "%s still there", path);
 }
@@ -176,7 +95,7 @@ static void check_store(void)
 static void device_slot(int fd, char *slot, size_t len)
 {
 	igt_assert_ok(drm_device_slot(fd, slot, len));
-	igt_info("GPU %s, model ids=%s", slot, sim_ids);
+	igt_info("GPU %s", slot);
 }
 
 static void subtest_idle(void)
@@ -184,13 +103,13 @@ static void subtest_idle(void)
 	char slot[64];
 	int fd;
 
-	require_model();
+	module_require_model();
 	fd = drm_open_driver();
 	device_slot(fd, slot, sizeof(slot));
 	unplug(slot);
 	assert_gone(fd);
 	close(fd);
-	igt_assert_ok(load_modules());
+	igt_assert_ok(module_load_missing());
 	check_store();
 }
 
@@ -223,7 +142,7 @@ static void subtest_clients(void)
 	char slot[64];
 	pid_t child;
 
-	require_model();
+	module_require_model();
 	fd = drm_open_driver();
 	rfd = drm_open_driver_render();
 	device_slot(fd, slot, sizeof(slot));
@@ -247,7 +166,7 @@ static void subtest_clients(void)
 	args[0] = fd;
 	args[1] = t.handle;
 	child = igt_fork(waiter, args);
-	sleep_ms(100);
+	igt_sleep_ms(100);
 
 	unplug(slot);
 	igt_assert(waitpid(child, &status, 0) == child);
@@ -274,8 +193,8 @@ static void subtest_clients(void)
 	close(rfd);
 	close(fd);
 	free(b);	/* its object went with fd */
-	igt_assert_ok(rmmod_retry("i915"));
-	igt_assert_ok(load_modules());
+	igt_assert_ok(module_unload_retry("i915", 10));
+	igt_assert_ok(module_load_missing());
 	check_store();
 }
 
@@ -293,7 +212,7 @@ static void subtest_queued(void)
 	double t0;
 	int fd;
 
-	require_model();
+	module_require_model();
 	fd = drm_open_driver();
 	device_slot(fd, slot, sizeof(slot));
 	sim_set_cmd_delay(QUEUED_DELAY_US);
@@ -316,18 +235,9 @@ static void subtest_queued(void)
 	igt_assert_f(igt_now() - t0 < QUEUED_MAX_S,
 		     "the unplug waited %.1f s for a dead client's queue",
 		     igt_now() - t0);
-	igt_assert_ok(rmmod_retry("i915"));
-	igt_assert_ok(load_modules());
+	igt_assert_ok(module_unload_retry("i915", 10));
+	igt_assert_ok(module_load_missing());
 	check_store();
-}
-
-static void sysfs_write_1(const char *path)
-{
-	int fd = open(path, O_WRONLY);
-
-	igt_assert_f(fd >= 0, "%s: %s", path, strerror(errno));
-	igt_assert_eq(write(fd, "1", 1), 1);
-	close(fd);
 }
 
 static void subtest_rescan(void)
@@ -336,27 +246,27 @@ static void subtest_rescan(void)
 	double t0;
 	int fd;
 
-	require_model();
+	module_require_model();
 	fd = drm_open_driver();
 	device_slot(fd, slot, sizeof(slot));
 	close(fd);
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", slot);
-	sysfs_write_1(path);
+	igt_assert_ok(igt_write_file(path, "1"));
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", slot);
 	igt_assert_f(access(path, F_OK), "%s still there", path);
 
-	sysfs_write_1("/sys/bus/pci/rescan");
+	igt_assert_ok(igt_write_file("/sys/bus/pci/rescan", "1"));
 	igt_assert_f(!access(path, F_OK), "%s not found again", path);
 	t0 = igt_now();
 	while ((fd = __drm_open_driver(false)) < 0 && igt_now() - t0 < 10)
-		sleep_ms(10);
+		igt_sleep_ms(10);
 	igt_assert_f(fd >= 0, "i915 did not bind %s after the rescan", slot);
 	close(fd);
 	check_store();
 
 	/* the firmware framebuffer's claim went with the first function */
 	unplug(slot);
-	igt_assert_ok(load_modules());
+	igt_assert_ok(module_load_missing());
 	check_store();
 }
 

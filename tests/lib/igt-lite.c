@@ -531,6 +531,21 @@ int igt_write_file(const char *path, const char *str)
 	return w < 0 ? (int)w : 0;
 }
 
+long long igt_debugfs_value(int fd, const char *name, const char *key)
+{
+	char *buf = malloc(1 << 14);
+	long long v;
+	int ret;
+
+	igt_assert(buf);
+	ret = igt_debugfs_read(fd, name, buf, 1 << 14);
+	igt_assert_f(ret >= 0, "debugfs %s: %s", name, igt_errname(ret));
+	ret = igt_key_value(buf, key, &v);
+	igt_assert_f(!ret, "no \"%s\" in debugfs %s:\n%s", key, name, buf);
+	free(buf);
+	return v;
+}
+
 int igt_debugfs_write(int fd, const char *name, const char *str)
 {
 	char path[256];

@@ -189,6 +189,11 @@ unsigned long long drm_sysfs_device_attr(int fd, const char *attr);
 int igt_debugfs_read(int fd, const char *name, char *buf, size_t len);
 /* write @str to the file; 0 or -errno */
 int igt_debugfs_write(int fd, const char *name, const char *str);
+/*
+ * The number on the line "@key: N" of debugfs file @name (see
+ * igt_key_value()); fails the test if the file or the line is missing.
+ */
+long long igt_debugfs_value(int fd, const char *name, const char *key);
 /* write @str to the file at @path (sysfs, /proc...); 0, -errno, or -EIO
  * for a short write */
 int igt_write_file(const char *path, const char *str);
