@@ -224,33 +224,35 @@ static enum i915_sim_cs_result mi_store_dword_imm(struct i915_sim_cs *cs,
 	return I915_SIM_CS_NEXT;
 }
 
-static enum i915_sim_cs_result mi_store_dword_index(struct i915_sim_cs *cs,
-						    struct i915_sim_cmd *cmd)
+/* The status page write of MI_STORE_DWORD_INDEX, with the lock held or not. */
+static enum i915_sim_cs_result store_dword_index(struct i915_sim_cs *cs,
+						 struct i915_sim_cmd *cmd,
+						 bool locked)
 {
+	u32 offset = cmd->dw[1] & I915_MI_STORE_INDEX_MASK;
 	int ret;
 
-	ret = i915_sim_hws_write32(cs->sim,
-				   cmd->dw[1] & I915_MI_STORE_INDEX_MASK,
-				   cmd->dw[2]);
+	if (locked)
+		ret = i915_sim_hws_write32_locked(cs->sim, offset, cmd->dw[2]);
+	else
+		ret = i915_sim_hws_write32(cs->sim, offset, cmd->dw[2]);
 	if (ret)
 		return i915_sim_cs_fault(cs, cmd, ret, I915_PGTBL_ERR_CS_GTT,
 					 "status page write");
 	return I915_SIM_CS_NEXT;
 }
 
+static enum i915_sim_cs_result mi_store_dword_index(struct i915_sim_cs *cs,
+						    struct i915_sim_cmd *cmd)
+{
+	return store_dword_index(cs, cmd, false);
+}
+
 static enum i915_sim_cs_result
 mi_store_dword_index_locked(struct i915_sim_cs *cs, struct i915_sim_cmd *cmd)
 {
-	int ret;
-
 	lockdep_assert_held(&cs->sim->lock);
-	ret = i915_sim_hws_write32_locked(cs->sim,
-					  cmd->dw[1] & I915_MI_STORE_INDEX_MASK,
-					  cmd->dw[2]);
-	if (ret)
-		return i915_sim_cs_fault(cs, cmd, ret, I915_PGTBL_ERR_CS_GTT,
-					 "status page write");
-	return I915_SIM_CS_NEXT;
+	return store_dword_index(cs, cmd, true);
 }
 
 /* Registers that hold physical addresses: refused (host memory). */
