@@ -2,9 +2,10 @@
 /**
  * DOC: REG_READ and the timestamp frequency
  *
- * DRM_IOCTL_I915_REG_READ gives user space (Mesa's GL_TIMESTAMP) one
- * register, as upstream's list does on these parts: the render engine's
- * 64-bit timestamp, TIMESTAMP at 0x2358, on Gen4 only.  The caller's
+ * DRM_IOCTL_I915_REG_READ gives user space one register, as upstream's
+ * list does on these parts: the render engine's 64-bit timestamp,
+ * TIMESTAMP at 0x2358, on Gen4 only (Mesa reads it for GL_TIMESTAMP,
+ * which crocus offers from Gen6; libdrm's drm_intel_reg_read()).  The caller's
  * offset names the register's lower dword with flags in its three low
  * bits: 0 reads the 8 bytes in one 64-bit access; I915_REG_READ_8B_WA
  * reads the upper dword, the lower, and the upper again, repeating (at
