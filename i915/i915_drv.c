@@ -152,6 +152,7 @@ I915_HW_IOCTL(i915_gem_get_aperture_ioctl)
 I915_HW_IOCTL(i915_gem_set_tiling_ioctl)
 I915_HW_IOCTL(i915_gem_get_tiling_ioctl)
 I915_HW_IOCTL(i915_gem_userptr_ioctl)
+I915_HW_IOCTL(i915_reg_read_ioctl)
 
 static const struct drm_ioctl_desc i915_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(I915_GETPARAM, i915_getparam_ioctl,
@@ -197,6 +198,8 @@ static const struct drm_ioctl_desc i915_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(I915_GEM_SET_TILING, i915_gem_set_tiling_ioctl_hw,
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(I915_GEM_GET_TILING, i915_gem_get_tiling_ioctl_hw,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(I915_REG_READ, i915_reg_read_ioctl_hw,
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(I915_GET_RESET_STATS, i915_reset_stats_ioctl,
 			  DRM_RENDER_ALLOW),
@@ -275,6 +278,7 @@ static int i915_device_init(struct i915_device *i915, struct pci_dev *pdev)
 	ret = i915_hw_init(&i915->hw, pdev);
 	if (ret)
 		return ret;
+	i915_timestamp_init(i915);
 
 	ret = i915_gtt_init(i915);
 	if (ret)

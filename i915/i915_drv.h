@@ -291,6 +291,8 @@ struct i915_gpu_error {
  *	held, never inside &i915_ring.lock
  * @reset_count: GPU resets done (GET_RESET_STATS)
  * @fences: the fence registers and bit-6 swizzling (i915_gem_fence.c)
+ * @timestamp_hz: the rate of the render timestamp, from CLKCFG at probe
+ *	(i915_reg_read.c; GETPARAM CS_TIMESTAMP_FREQUENCY)
  * @userptr_sem: orders a USERPTR invalidation against an execbuffer that
  *	uses userptr objects: the notifier takes it for writing to move the
  *	sequence; an execbuffer holds it for reading from the check that its
@@ -321,6 +323,7 @@ struct i915_device {
 	struct mutex reset_lock; /* see above */
 	atomic_t reset_count;
 	struct i915_fences *fences;
+	u32 timestamp_hz;
 
 	struct rw_semaphore userptr_sem; /* see above */
 	struct shrinker shrinker;
@@ -665,6 +668,11 @@ struct i915_ww {
 
 /* i915_getparam.c */
 int i915_getparam_ioctl(struct drm_device *dev, void *data,
+			struct drm_file *file);
+
+/* i915_reg_read.c */
+void i915_timestamp_init(struct i915_device *i915);
+int i915_reg_read_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file);
 
 /* i915_ioc32.c: 32-bit compat ioctls */

@@ -65,6 +65,10 @@ static int getparam_value(struct i915_device *i915, s32 param, int *value)
 	case I915_PARAM_MMAP_GTT_VERSION:
 		*value = I915_MMAP_GTT_VERSION;
 		return 0;
+	case I915_PARAM_CS_TIMESTAMP_FREQUENCY:
+		/* From CLKCFG at probe, on Gen3 too (i915_reg_read.c). */
+		*value = i915->timestamp_hz;
+		return 0;
 	case I915_PARAM_MMAP_GTT_COHERENT:
 		*value = !i915->info->incoherent_ggtt;
 		return 0;

@@ -10,6 +10,7 @@
 
 #include <drm/intel-gtt.h>
 #include <linux/agp_backend.h>
+#include <linux/io-64-nonatomic-lo-hi.h>
 #include <linux/io-mapping.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
@@ -37,6 +38,11 @@ static struct i915_gmch *to_gmch(struct i915_hw *hw)
 static u32 gmch_read32(struct i915_hw *hw, u32 reg)
 {
 	return ioread32(to_gmch(hw)->regs + reg);
+}
+
+static u64 gmch_read64(struct i915_hw *hw, u32 reg)
+{
+	return readq(to_gmch(hw)->regs + reg);
 }
 
 static void gmch_write32(struct i915_hw *hw, u32 reg, u32 val)
@@ -101,6 +107,7 @@ static int gmch_resume(struct i915_hw *hw)
 
 static const struct i915_hw_funcs gmch_funcs = {
 	.read32 = gmch_read32,
+	.read64 = gmch_read64,
 	.write32 = gmch_write32,
 	.gtt_insert = gmch_gtt_insert,
 	.gtt_clear = gmch_gtt_clear,

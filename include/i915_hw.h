@@ -5,19 +5,21 @@
  * The one narrow seam between the driver and a Gen3/Gen4 GPU.  Everything
  * the driver does to the hardware goes through &struct i915_hw_funcs,
  * each callback behind a wrapper below (i915_read(), i915_write(),
- * i915_hw_gtt_insert(), i915_hw_gtt_clear(), i915_chipset_flush(),
- * i915_hw_resume(), i915_hw_aperture_pfn(), i915_hw_fini()): 32-bit
- * register access, GTT entry insert and clear (each flushed to the GPU),
- * the chipset flush, resume, the page behind an aperture address (for GTT
- * mmaps) and teardown.  Interrupts arrive through the kernel's ordinary IRQ API on
- * pdev->irq.  There are two implementations, chosen once at probe by
- * i915_hw_init(): real silicon (i915_hw_gmch.c: BAR0 MMIO and the kernel's
- * intel_gmch_* exports), and whatever &struct i915_hw_backend the PCI
- * function itself carries: the software model, i915_sim.ko, attaches one to
- * each device it creates.  No other code knows which one it talks to.
- * PCI config space is the other way in: the
- * stolen-memory size comes from the host bridge at 00:00.0 of the GPU's
- * PCI domain, whether the chipset or the model answers it (i915_hw.c).
+ * i915_read64(), i915_hw_gtt_insert(), i915_hw_gtt_clear(),
+ * i915_chipset_flush(), i915_hw_resume(), i915_hw_aperture_pfn(),
+ * i915_hw_fini()): 32-bit register access, one 64-bit register read (a
+ * single 8-byte CPU access, as REG_READ makes), GTT entry insert and
+ * clear (each flushed to the GPU), the chipset flush, resume, the page
+ * behind an aperture address (for GTT mmaps) and teardown.  Interrupts
+ * arrive through the kernel's ordinary IRQ API on pdev->irq.  There are
+ * two implementations, chosen once at probe by i915_hw_init(): real
+ * silicon (i915_hw_gmch.c: BAR0 MMIO and the kernel's intel_gmch_*
+ * exports), and whatever &struct i915_hw_backend the PCI function itself
+ * carries: the software model, i915_sim.ko, attaches one to each device
+ * it creates.  No other code knows which one it talks to.  PCI config
+ * space is the other way in: the stolen-memory size comes from the host
+ * bridge at 00:00.0 of the GPU's PCI domain, whether the chipset or the
+ * model answers it (i915_hw.c).
  */
 #ifndef _I915_HW_H_
 #define _I915_HW_H_
@@ -42,6 +44,9 @@ enum i915_gtt_caching {
  * struct i915_hw_funcs - operations one hardware backend provides
  * @read32: read a 32-bit MMIO register at byte offset @reg
  * @write32: write a 32-bit MMIO register at byte offset @reg
+ * @read64: read the 8 bytes at byte offset @reg (8-byte aligned) in one
+ *	CPU access, as upstream's 64-bit register read does (readq; two
+ *	dword reads, lower first, where the CPU has no 8-byte access)
  * @gtt_insert: point GTT entries [@first, @first + @count) at the pages
  *	whose DMA addresses are in @addrs, then make the writes visible to the
  *	GPU: one range, with one posting read and one chipset flush for all of
@@ -67,6 +72,7 @@ enum i915_gtt_caching {
 struct i915_hw_funcs {
 	u32 (*read32)(struct i915_hw *hw, u32 reg);
 	void (*write32)(struct i915_hw *hw, u32 reg, u32 val);
+	u64 (*read64)(struct i915_hw *hw, u32 reg);
 	void (*gtt_insert)(struct i915_hw *hw, unsigned int first,
 			   const dma_addr_t *addrs, unsigned int count,
 			   enum i915_gtt_caching caching);
@@ -149,6 +155,11 @@ static inline u32 i915_read(struct i915_hw *hw, u32 reg)
 static inline void i915_write(struct i915_hw *hw, u32 reg, u32 val)
 {
 	hw->funcs->write32(hw, reg, val);
+}
+
+static inline u64 i915_read64(struct i915_hw *hw, u32 reg)
+{
+	return hw->funcs->read64(hw, reg);
 }
 
 static inline void i915_posting_read(struct i915_hw *hw, u32 reg)

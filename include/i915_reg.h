@@ -200,6 +200,16 @@ static inline u32 i915_fence_reg(unsigned int i)
 #define I965_CXT_SIZE			0x21a0
 #define I915_ECOSKPD			0x21d0	/* masked */
 
+/*
+ * Gen4: the render engine's timestamp, 64 bits as two dwords (lower,
+ * upper), read only; it counts once every 16 host clocks (hrawclk, a
+ * quarter of the FSB frequency that CLKCFG's straps give).  Gen3 has no
+ * such register (upstream's REG_READ list starts at Gen4).
+ */
+#define I965_RING_TIMESTAMP		(I915_RENDER_RING_BASE + 0x358)
+#define I965_RING_TIMESTAMP_UDW		(I915_RENDER_RING_BASE + 0x35c)
+#define   I915_TIMESTAMP_HCLK_DIVIDER	16
+
 /* G4x: video decode clock gating (the VCP must be clocked for a media reset) */
 #define G4X_VDECCLK_GATE_D		0x620c
 #define   G4X_VCP_UNIT_CLOCK_GATE_DISABLE	BIT(4)
@@ -221,6 +231,31 @@ static inline u32 i915_fence_reg(unsigned int i)
 #define I965_C0DRB3_DW			0x10204	/* C0DRB3 at 0x10206 */
 #define I965_C1DRB3_DW			0x10604	/* C1DRB3 at 0x10606 */
 #define   I965_DRB3_SHIFT		16
+
+/*
+ * MCHBAR mirror: clocking configuration (Gen3/Gen4).  Bits 2:0 are the
+ * FSB frequency straps, whose codes mobile and desktop parts assign
+ * differently; bits 6:4 the memory frequency.
+ */
+#define I915_CLKCFG			0x10c00
+#define   I915_CLKCFG_FSB_MASK		0x7
+#define   I915_CLKCFG_FSB_400		0	/* mobile */
+#define   I915_CLKCFG_FSB_533		1
+#define   I915_CLKCFG_FSB_800		2
+#define   I915_CLKCFG_FSB_667		3
+#define   I915_CLKCFG_FSB_1067		6	/* mobile */
+#define   I915_CLKCFG_FSB_1333		7	/* mobile */
+#define   I915_CLKCFG_FSB_1067_ALT	0	/* desktop */
+#define   I915_CLKCFG_FSB_1333_ALT	4	/* desktop */
+#define   I915_CLKCFG_FSB_400_ALT	5	/* desktop */
+#define   I915_CLKCFG_FSB_1600_ALT	6	/* desktop */
+#define   I915_CLKCFG_MEM(code)		((code) << 4)
+#define   I915_CLKCFG_MEM_MASK		I915_CLKCFG_MEM(7)
+#define   I915_CLKCFG_MEM_533		I915_CLKCFG_MEM(1)
+#define   I915_CLKCFG_MEM_667		I915_CLKCFG_MEM(2)
+#define   I915_CLKCFG_MEM_800		I915_CLKCFG_MEM(3)
+/* hrawclk (kHz) where the straps give none the table knows */
+#define I915_HRAWCLK_DEFAULT_KHZ	133333
 
 /* GPU PCI config space */
 #define I915_PCI_BSM			0x5c

@@ -169,6 +169,11 @@ static u32 sim_hw_read32(struct i915_hw *hw, u32 reg)
 	return i915_sim_mmio_read(to_sim(hw), reg);
 }
 
+static u64 sim_hw_read64(struct i915_hw *hw, u32 reg)
+{
+	return i915_sim_mmio_read64(to_sim(hw), reg);
+}
+
 static void sim_hw_write32(struct i915_hw *hw, u32 reg, u32 val)
 {
 	i915_sim_mmio_write(to_sim(hw), reg, val);
@@ -221,6 +226,7 @@ static void sim_hw_fini(struct i915_hw *hw)
 
 static const struct i915_hw_funcs i915_sim_hw_funcs = {
 	.read32 = sim_hw_read32,
+	.read64 = sim_hw_read64,
 	.write32 = sim_hw_write32,
 	.gtt_insert = sim_hw_gtt_insert,
 	.gtt_clear = sim_hw_gtt_clear,

@@ -114,6 +114,11 @@ struct i915_sim_engine_regs {
  * @swz_x: address bits whose parity the memory controller's
  *	configuration XORs into bit 6 of X-tiled accesses (i915_sim_fence.c)
  * @swz_y: the same for Y-tiled accesses
+ * @ts_hz: Gen4: the rate of the render engine's timestamp, one tick every
+ *	16 host clocks of the FSB that CLKCFG gives (i915_sim_fence.c); 0 on
+ *	Gen3, which has no timestamp
+ * @ts_epoch: CLOCK_MONOTONIC (ns) when the timestamp was last 0: the
+ *	GPU's power-on (written under @lock)
  * @lock: protects @regs, @gtt, @engine_busy, @kick and the engine state
  *	of @cs; taken from any context including hard IRQ (raw, irqsave).
  *	It nests inside the PCI config-space lock (a GDRST write resets the
@@ -181,6 +186,8 @@ struct i915_sim {
 	struct page **stolen;
 	u32 swz_x;
 	u32 swz_y;
+	u32 ts_hz;
+	u64 ts_epoch;
 
 	raw_spinlock_t lock;
 	u32 *regs;
@@ -225,6 +232,8 @@ static inline u32 *i915_sim_reg(struct i915_sim *sim, u32 reg)
 void i915_sim_mmio_reset(struct i915_sim *sim);
 u32 i915_sim_mmio_peek(struct i915_sim *sim, u32 reg);
 u32 i915_sim_mmio_read(struct i915_sim *sim, u32 reg);
+u64 i915_sim_mmio_read64(struct i915_sim *sim, u32 reg);
+u64 i915_sim_timestamp(struct i915_sim *sim);
 void i915_sim_mmio_write(struct i915_sim *sim, u32 reg, u32 val);
 void i915_sim_mmio_write_gpu(struct i915_sim *sim, u32 reg, u32 val);
 void i915_sim_engine_reset(struct i915_sim *sim);

@@ -14,9 +14,10 @@
  * forms, other lengths are instruction errors) is recorded for debugfs,
  * and the Gen4 PIPE_CONTROL (4 dwords) counts as a flush, performs its
  * post-sync write - the immediate QWORD, 0 for the depth count (nothing
- * is drawn), or a nanosecond timestamp - at the QWORD address of dword 1
- * through the GTT (the only translation on these parts, whatever bit 2
- * says), and raises IIR bit 18 when the notify bit is set.
+ * is drawn), or the 64-bit TIMESTAMP register's count at that moment
+ * (i915_sim_mmio.c) - at the QWORD address of dword 1 through the GTT
+ * (the only translation on these parts, whatever bit 2 says), and raises
+ * IIR bit 18 when the notify bit is set.
  *
  * debugfs i915_sim/<slot>/drawrects (0644): the drawing rectangles the engine
  * executed.  The first line is "total N", N counting every rectangle
@@ -32,7 +33,6 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/seq_file.h>
-#include <linux/timekeeping.h>
 
 #include "i915_cmd.h"
 #include "i915_reg.h"
@@ -184,13 +184,14 @@ static enum i915_sim_cs_result gen4_drawrect(struct i915_sim_cs *cs,
 	return I915_SIM_CS_NEXT;
 }
 
-static u64 pipe_control_value(const struct i915_sim_cmd *cmd)
+static u64 pipe_control_value(struct i915_sim_cs *cs,
+			      const struct i915_sim_cmd *cmd)
 {
 	switch (I965_PIPE_CONTROL_POST_SYNC(cmd->dw[0])) {
 	case I965_PIPE_CONTROL_WRITE_IMM:
 		return (u64)cmd->dw[3] << 32 | cmd->dw[2];
 	case I965_PIPE_CONTROL_WRITE_TIME:
-		return ktime_get_raw_ns();
+		return i915_sim_timestamp(cs->sim);
 	}
 	return 0;	/* PS_DEPTH_COUNT: no pixel was drawn */
 }
@@ -199,7 +200,7 @@ static enum i915_sim_cs_result pipe_control(struct i915_sim_cs *cs,
 					    struct i915_sim_cmd *cmd)
 {
 	u32 addr = cmd->dw[1] & I965_PIPE_CONTROL_ADDR_MASK;
-	__le64 val = cpu_to_le64(pipe_control_value(cmd));
+	__le64 val = cpu_to_le64(pipe_control_value(cs, cmd));
 	int ret;
 
 	atomic_long_inc(&cs->flushes);

@@ -74,6 +74,7 @@ static const struct {
 	{ I915_ECOSKPD, "ECOSKPD" },
 	{ I915_DCC, "DCC" },
 	{ I915_DCC2, "DCC2" },
+	{ I915_CLKCFG, "CLKCFG" },
 };
 
 static const char *reg_name(struct i915_sim *sim, u32 reg)

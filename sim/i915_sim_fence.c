@@ -41,6 +41,17 @@
  * No part is given a bit-17 (or bit-11) channel XOR: bit 17 is a
  * physical-address bit that follows the page, not the GTT address, and
  * needs the driver's page-swap fix-ups, which it does not have.
+ *
+ * CLKCFG (MCHBAR 0xc00, mirrored at 0x10c00) reads the FSB and memory
+ * frequency straps of the same usual builds and ignores writes: desktop
+ * parts an 800 MHz FSB with DDR2-667 (a 945G board with a Core 2 or a
+ * Pentium D), GM45 a 1066 MHz FSB with DDR2-800 (a Core 2 Duo P8x00
+ * laptop), the other mobile parts a 667 MHz FSB with DDR2-533.  The FSB
+ * code is the mobile encoding on mobile parts and the desktop one on the
+ * others (they differ: 6 is 1066 MHz on one and 1600 MHz on the other).
+ * The Gen4 timestamp ticks once every 16 host clocks, the host clock
+ * being a quarter of the FSB: 12.5 MHz on the desktop Gen4 parts,
+ * 16.67 MHz on GM45, 12.5 MHz on 965GM/GME.
  */
 
 #include <linux/bitops.h>
@@ -53,6 +64,25 @@
 
 /* DRB3 in 64 MiB units: 1 GiB per channel. */
 #define SIM_DRB3_1G		0x10
+
+/* FSB (kHz) and CLKCFG of the part's usual build, as the DOC says */
+static u32 chip_clkcfg(const struct i915_sim_chip *c, u32 *fsb_khz)
+{
+	if (!(c->flags & I915_SIM_MOBILE)) {
+		*fsb_khz = 800000;
+		return I915_CLKCFG_FSB_800 | I915_CLKCFG_MEM_667;
+	}
+	if (c->flags & I915_SIM_G4X) {
+		*fsb_khz = 1066667;
+		return I915_CLKCFG_FSB_1067 | I915_CLKCFG_MEM_800;
+	}
+	if (c->gen == 4) {
+		*fsb_khz = 800000;
+		return I915_CLKCFG_FSB_800 | I915_CLKCFG_MEM_533;
+	}
+	*fsb_khz = 666667;
+	return I915_CLKCFG_FSB_667 | I915_CLKCFG_MEM_533;
+}
 
 static bool chip_desktop_dual(const struct i915_sim_chip *c)
 {
@@ -73,7 +103,14 @@ static bool chip_drb(const struct i915_sim_chip *c)
 void i915_sim_mc_reset(struct i915_sim *sim)
 {
 	const struct i915_sim_chip *c = sim->chip;
-	u32 swz_x = 0, swz_y = 0;
+	u32 swz_x = 0, swz_y = 0, fsb_khz;
+
+	*i915_sim_reg(sim, I915_CLKCFG) = chip_clkcfg(c, &fsb_khz);
+	/* hclk is FSB / 4; the timestamp counts every 16 of them */
+	sim->ts_hz = 0;
+	if (c->gen == 4)
+		sim->ts_hz = div_u64((u64)fsb_khz * 1000,
+				     4 * I915_TIMESTAMP_HCLK_DIVIDER);
 
 	if (chip_drb(c)) {
 		*i915_sim_reg(sim, I965_C0DRB3_DW) =
@@ -102,11 +139,13 @@ void i915_sim_mc_reset(struct i915_sim *sim)
  * @sim: the model
  * @reg: byte offset
  *
- * Return: true for DCC, DCC2 and the DRB3 dwords, which ignore writes.
+ * Return: true for DCC, DCC2, the DRB3 dwords and CLKCFG, which ignore
+ * writes.
  */
 bool i915_sim_mc_read_only(struct i915_sim *sim, u32 reg)
 {
-	return reg == I915_DCC || reg == I915_DCC2 || reg == I965_C1DRB3_DW;
+	return reg == I915_DCC || reg == I915_DCC2 || reg == I965_C1DRB3_DW ||
+	       reg == I915_CLKCFG;
 }
 
 /**

@@ -6,6 +6,16 @@
  * keep what is written; offsets outside the 512 KiB register file or not
  * dword aligned read 0 and ignore writes; with memory decoding off in
  * config space every read returns all ones, as a master abort would.
+ * An 8-byte CPU read (the seam's read64, for REG_READ) is one access:
+ * both dwords are taken in the same instant.
+ *
+ * The Gen4 render timestamp (TIMESTAMP at 0x2358, its upper dword at
+ * 0x235c) counts from 0 at power-on at the rate CLKCFG implies (one tick
+ * every 16 host clocks: @i915_sim.ts_hz), computed from CLOCK_MONOTONIC
+ * whenever it is read (by the CPU, by MI_STORE_REGISTER_MEM, by a
+ * PIPE_CONTROL timestamp write), so it never goes back while the GPU has
+ * power, and a 64-bit read sees both dwords of one count.  It is read
+ * only.  Gen3 has no timestamp: 0x2358 is an unknown offset there.
  *
  * Interrupts: an event pulses ISR and latches into IIR unless IMR masks
  * it; IIR is write-1-to-clear, and a source that is still asserted in ISR
@@ -25,7 +35,9 @@
 
 #include <linux/interrupt.h>
 #include <linux/irq.h>
+#include <linux/math64.h>
 #include <linux/pci.h>
+#include <linux/timekeeping.h>
 
 #include "i915_reg.h"
 #include "i915_sim.h"
@@ -43,6 +55,7 @@ static u32 *reg_ptr(struct i915_sim *sim, u32 reg)
 void i915_sim_mmio_reset(struct i915_sim *sim)
 {
 	memset(sim->regs, 0, I915_MMIO_SIZE);
+	WRITE_ONCE(sim->ts_epoch, ktime_get_ns());
 	/* Firmware leaves the GTT enabled; the size code is read-only. */
 	*reg_ptr(sim, I915_PGTBL_CTL) = sim->pgtbl_size | I915_PGTBL_ENABLE;
 	*reg_ptr(sim, I915_IMR) = I915_SIM_IMR_RESET;
@@ -63,12 +76,36 @@ static bool mmio_valid(u32 reg)
 	return reg < I915_MMIO_SIZE && IS_ALIGNED(reg, sizeof(u32));
 }
 
+/**
+ * i915_sim_timestamp - the Gen4 render timestamp's count now
+ * @sim: the model
+ *
+ * Return: ticks since the GPU's power-on at @sim->ts_hz; 0 on Gen3.
+ */
+u64 i915_sim_timestamp(struct i915_sim *sim)
+{
+	u32 hz = READ_ONCE(sim->ts_hz);
+	u64 ns = ktime_get_ns() - READ_ONCE(sim->ts_epoch);
+
+	return hz ? mul_u64_u32_div(ns, hz, NSEC_PER_SEC) : 0;
+}
+
+static bool is_timestamp(struct i915_sim *sim, u32 reg)
+{
+	return sim->ts_hz && (reg == I965_RING_TIMESTAMP ||
+			      reg == I965_RING_TIMESTAMP_UDW);
+}
+
 static u32 mmio_read_locked(struct i915_sim *sim, u32 reg)
 {
 	u32 val = *reg_ptr(sim, reg);
 
 	if (reg == I915_MI_MODE && !sim->engine_busy)
 		val |= I915_MI_MODE_IDLE;
+	if (is_timestamp(sim, reg))
+		val = reg == I965_RING_TIMESTAMP ?
+		      lower_32_bits(i915_sim_timestamp(sim)) :
+		      upper_32_bits(i915_sim_timestamp(sim));
 	return val;
 }
 
@@ -107,6 +144,36 @@ u32 i915_sim_mmio_read(struct i915_sim *sim, u32 reg)
 	if (!mmio_decoded(sim))
 		return ~0u;
 	return i915_sim_mmio_peek(sim, reg);
+}
+
+/**
+ * i915_sim_mmio_read64 - an 8-byte CPU read through BAR 0
+ * @sim: the model
+ * @reg: byte offset, 8-byte aligned
+ *
+ * Both dwords in the same instant (the timestamp's from one count).
+ *
+ * Return: the dword at @reg in bits 31:0 and the next in bits 63:32; all
+ * ones while memory decoding is off, 0 outside the register file.
+ */
+u64 i915_sim_mmio_read64(struct i915_sim *sim, u32 reg)
+{
+	unsigned long flags;
+	u64 val;
+
+	if (!mmio_decoded(sim))
+		return ~0ull;
+	if (!IS_ALIGNED(reg, sizeof(u64)) || !mmio_valid(reg))
+		return 0;
+
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	if (is_timestamp(sim, reg))
+		val = i915_sim_timestamp(sim);
+	else
+		val = (u64)mmio_read_locked(sim, reg + sizeof(u32)) << 32 |
+		      mmio_read_locked(sim, reg);
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
+	return val;
 }
 
 static void irq_relatch_locked(struct i915_sim *sim)
@@ -369,6 +436,7 @@ void i915_sim_power_on(struct i915_sim *sim)
 
 	raw_spin_lock_irqsave(&sim->lock, flags);
 	WRITE_ONCE(sim->power_off, false);
+	WRITE_ONCE(sim->ts_epoch, ktime_get_ns());
 	raw_spin_unlock_irqrestore(&sim->lock, flags);
 	i915_sim_stolen_map(sim);
 }
@@ -445,7 +513,8 @@ static bool is_read_only(struct i915_sim *sim, u32 reg)
 {
 	return reg == I915_ISR || reg == I915_ESR || reg == sim->eng.ipehr ||
 	       reg == sim->eng.instdone || reg == sim->eng.acthd ||
-	       reg == sim->eng.dma_fadd || i915_sim_mc_read_only(sim, reg);
+	       reg == sim->eng.dma_fadd || is_timestamp(sim, reg) ||
+	       i915_sim_mc_read_only(sim, reg);
 }
 
 static void mmio_write_locked(struct i915_sim *sim, u32 reg, u32 val)

@@ -112,9 +112,6 @@ static const struct expected_failure {
 	  "upstream creates logical contexts on Gen4 (CXT_SIZE, "
 	  "MI_SET_CONTEXT); this driver has context 0 only "
 	  "(Documentation/differences.rst), crocus falls back to it" },
-	{ DRM_IOCTL_I915_GETPARAM, I915_PARAM_CS_TIMESTAMP_FREQUENCY, EINVAL,
-	  0, true, "upstream: rawclk / 16 from CLKCFG on Gen2-4; neither "
-	  "the driver nor the model has CLKCFG" },
 	{ DRM_IOCTL_I915_GETPARAM, I915_PARAM_PERF_REVISION, EINVAL, 0, true,
 	  "upstream: 5 (i915_perf_ioctl_version) even where perf is "
 	  "unavailable; this driver has no i915 perf" },
