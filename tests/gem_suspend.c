@@ -362,6 +362,8 @@ static void subtest_s3_hung(void)
 	close(fence);
 	/* the hang check reset the GPU: nothing is wedged */
 	igt_assert_eq(gem_wedged_debugfs(fd), 0);
+	/* the next program (mesa_gles) wants no error state of ours */
+	gem_error_state_clear(fd);
 	ref_init(&r, &s, target.size);
 	batch_free(b);
 	b = batch_new(fd);

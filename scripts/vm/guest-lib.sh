@@ -185,12 +185,16 @@ unload_gpus() {
 }
 
 # matches NAME "PATTERNS": NAME matches one of the glob PATTERNS.
+# The patterns are split on blanks but not expanded against the guest's
+# current directory ("mesa*" is not the /mesa mount point).
 matches() {
 	local name="$1" pats="$2" p
+	set -f
 	for p in $pats; do
 		# shellcheck disable=SC2254
-		case $name in $p) return 0 ;; esac
+		case $name in $p) set +f; return 0 ;; esac
 	done
+	set +f
 	return 1
 }
 
