@@ -80,8 +80,11 @@ struct i915_device_info {
  * @kernel_start: start of the range the driver keeps for itself (ring,
  *	status page), between the managed range and the last guard page
  * @kernel_next: next free byte of that range
- * @lru: bound objects, least recently used first; the eviction scan
- *	walks it from the head
+ * @lru: bound objects, least recently used first, once settled
+ *	(i915_gtt_lru_settle(), which the eviction scan and the shrinker call
+ *	before walking it from the head): an execbuffer only stamps its
+ *	objects (i915_gtt_mark_used()), the list is put in that order later
+ * @lru_clock: the last stamp handed out (&i915_gem_object.lru_used)
  * @userfault: objects whose normal binding a GTT mmap fault put into
  *	user page tables (linked by &i915_gem_object.userfault_link)
  * @views: partial views of GTT mmaps, least recently used first
@@ -103,6 +106,7 @@ struct i915_gtt {
 	u64 kernel_start;
 	u64 kernel_next;
 	struct list_head lru;
+	atomic64_t lru_clock;
 	struct list_head userfault;
 	struct list_head views;
 	unsigned int num_views;
@@ -402,6 +406,9 @@ struct i915_file {
  *	reference that keeps it (and its GTT binding) alive until the
  *	request is retired; a closed busy object is freed only then
  * @num_objects: entries used in @objects
+ * @objects_users: who still needs @objects: the retirement (or discard),
+ *	and a submitter between i915_request_hold_objects() and
+ *	i915_request_unhold_objects(); the last one releases them
  * @max_objects: entries allocated in @objects
  * @release_work: frees an escaped request after its fence's last
  *	reference (see i915_request_escape())
@@ -431,6 +438,8 @@ struct i915_file {
  * @awaits: the &struct i915_await of each dependency (changed only by the
  *	submitter, and after the request left &i915_ring.queue)
  * @queued: it went on &i915_ring.queue (under &i915_ring.lock)
+ * @exported: one of @objects is exported or imported (its submitter
+ *	found so with the objects locked, before i915_request_submit())
  * @timeout_ms: its file's &i915_file.request_timeout_ms (0: none)
  * @watchdog: fires @timeout_ms after the request was written into the
  *	ring; while pending it holds a reference on the request
@@ -447,6 +456,7 @@ struct i915_request {
 	struct drm_gem_object **objects;
 	unsigned int num_objects;
 	unsigned int max_objects;
+	atomic_t objects_users;
 	struct work_struct release_work;
 	struct drm_gem_object *batch;
 	unsigned long *capture;
@@ -463,6 +473,7 @@ struct i915_request {
 	int dep_error;
 	struct list_head awaits;
 	bool queued;
+	bool exported;
 	unsigned int wedges;
 	unsigned int timeout_ms;
 	struct timer_list watchdog;
@@ -571,6 +582,11 @@ struct i915_mmap_offset;
  * @pin_owner: &i915_file.id of the file that holds the pins, 0 if none;
  *	the pins are dropped when that file closes
  * @gtt_link: entry in &i915_gtt.lru while bound (under &i915_gtt.lock)
+ * @lru_listed: the stamp of its place in &i915_gtt.lru (under
+ *	&i915_gtt.lock)
+ * @lru_used: the stamp of its last use, later than @lru_listed when the
+ *	list has not caught up with it yet (written under the dma_resv lock,
+ *	read under &i915_gtt.lock)
  * @evicting: claimed by one evictor, which alone uses @evict_link; other
  *	evictors leave the object alone (under &i915_gtt.lock)
  * @evict_link: entry in the claiming evictor's list
@@ -619,6 +635,8 @@ struct i915_gem_object {
 	unsigned int pin_count;
 	u64 pin_owner;
 	struct list_head gtt_link;
+	u64 lru_listed;
+	u64 lru_used;
 	bool evicting;
 	struct list_head evict_link;
 	struct list_head ww_link;
@@ -650,7 +668,9 @@ static inline struct i915_device *obj_to_i915(struct i915_gem_object *obj)
  * struct i915_ww - locking several objects with one ww acquire context
  * @ctx: the acquire context
  * @locked: the objects whose dma_resv locks @ctx holds, each with a
- *	reference (linked by &i915_gem_object.ww_link)
+ *	reference (linked by &i915_gem_object.ww_link), but for those the
+ *	caller locked with i915_ww_lock_borrowed(), which it keeps alive and
+ *	unlocks itself
  * @contended: the object whose lock answered -EDEADLK, with a reference:
  *	i915_ww_backoff() waits for it before the caller starts over
  * @prelocked: the object i915_ww_backoff() locked (it is on @locked) and
@@ -704,15 +724,17 @@ void i915_irq_user_disarm(struct i915_device *i915);
 /* i915_gtt.c */
 int i915_gtt_init(struct i915_device *i915);
 void i915_gtt_fini(struct i915_device *i915);
+bool i915_gtt_placed_locked(struct i915_gem_object *obj,
+			    const struct i915_gtt_place *place);
 int i915_gtt_bind_locked(struct i915_gem_object *obj,
 			 const struct i915_gtt_place *place,
 			 struct i915_ww *ww);
 void i915_gtt_unbind_locked(struct i915_gem_object *obj);
 int i915_gtt_unbind_idle_locked(struct i915_gem_object *obj);
 void i915_gtt_touch(struct i915_gem_object *obj);
-void i915_gtt_lru_lock(struct i915_device *i915);
-void i915_gtt_lru_unlock(struct i915_device *i915);
-void i915_gtt_touch_locked(struct i915_gem_object *obj);
+u64 i915_gtt_lru_stamp(struct i915_device *i915);
+void i915_gtt_mark_used(struct i915_gem_object *obj, u64 stamp);
+void i915_gtt_lru_settle(struct i915_gtt *gtt);
 u64 i915_gtt_place_end(const struct i915_gtt *gtt,
 		       const struct i915_gtt_place *place);
 int i915_gtt_evict_all(struct i915_device *i915);
@@ -781,6 +803,8 @@ int i915_request_throttle(struct i915_device *i915, bool nonblock);
 int i915_request_submit(struct i915_request *rq, struct drm_file *file);
 void i915_request_take_object(struct i915_request *rq,
 			      struct drm_gem_object *obj);
+void i915_request_hold_objects(struct i915_request *rq);
+void i915_request_unhold_objects(struct i915_request *rq);
 void i915_request_discard(struct i915_request *rq);
 void i915_request_put(struct i915_request *rq);
 void i915_request_signal(struct i915_device *i915);
@@ -897,6 +921,7 @@ int i915_gem_evict_for_node(struct i915_device *i915, struct i915_ww *ww,
 /* i915_gem_ww.c: several dma_resv locks at once */
 void i915_ww_init(struct i915_ww *ww);
 int i915_ww_lock(struct i915_ww *ww, struct i915_gem_object *obj);
+int i915_ww_lock_borrowed(struct i915_ww *ww, struct i915_gem_object *obj);
 void i915_ww_unlock(struct i915_ww *ww, struct i915_gem_object *obj);
 void i915_ww_unlock_all(struct i915_ww *ww);
 int i915_ww_backoff(struct i915_ww *ww);

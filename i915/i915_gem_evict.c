@@ -117,6 +117,7 @@ static int evict_scan(struct i915_gtt *gtt, struct i915_ww *ww,
 				    place->alignment, color, gtt->start,
 				    i915_gtt_place_end(gtt, place),
 				    DRM_MM_INSERT_BEST);
+	i915_gtt_lru_settle(gtt);
 	list_for_each_entry(obj, &gtt->lru, gtt_link) {
 		others |= obj->evicting;
 		if (!evict_candidate(obj, ww, busy))

@@ -53,6 +53,7 @@ static int exec_check_object(struct i915_exec *eb, struct i915_exec_object *eo)
 
 	if (!(eo->flags & EXEC_OBJECT_PINNED))
 		return 0;
+	eb->num_fixed++;
 	size = max_t(u64, eo->obj->base.size, eo->pad_to_size);
 	if (offset_in_page(eo->offset) ||
 	    (eo->alignment && !IS_ALIGNED(eo->offset, eo->alignment)) ||
@@ -154,11 +155,8 @@ static int exec_check_fixed_overlap(struct i915_exec *eb, bool colors)
 	unsigned int i, n = 0;
 	int ret = 0;
 
-	for (i = 0; i < eb->count && n < 2; i++)
-		n += !!(eb->objects[i].flags & EXEC_OBJECT_PINNED);
-	if (n < 2)
+	if (eb->num_fixed < 2)
 		return 0;	/* nothing to overlap */
-	n = 0;
 	fixed = kvmalloc_array(eb->count, sizeof(*fixed), GFP_KERNEL_ACCOUNT);
 	if (!fixed)
 		return -ENOMEM;
@@ -264,6 +262,7 @@ int i915_exec_lookup(struct i915_exec *eb)
 	unsigned int i, k, n, found;
 	int ret;
 
+	eb->num_fixed = 0;
 	/* The handle table locked once per chunk, not once per handle. */
 	for (i = 0; i < eb->count; i += n) {
 		n = min_t(unsigned int, eb->count - i, EXEC_LOOKUP_CHUNK);
@@ -421,24 +420,67 @@ static bool exec_needs_fence_place(const struct i915_exec *eb,
 		info->unfenced_needs_alignment);
 }
 
-static int exec_bind_one(struct i915_exec *eb, struct i915_exec_object *eo)
+static void exec_place(const struct i915_exec *eb,
+		       const struct i915_exec_object *eo,
+		       struct i915_gtt_place *place)
 {
-	struct i915_gtt_place place = {
+	*place = (struct i915_gtt_place) {
 		.size = exec_object_size(eo),
 		.alignment = eo->alignment,
 		.offset = eo->offset,
 		.fixed = eo->flags & EXEC_OBJECT_PINNED,
 	};
-	int ret;
-
 	if (exec_needs_fence_place(eb, eo))
-		i915_gem_object_fence_place(eo->obj, &place);
-	ret = i915_gtt_bind_locked(eo->obj, &place, &eb->ww);
-	if (ret)
-		return ret;
+		i915_gem_object_fence_place(eo->obj, place);
+}
+
+/*
+ * The entry takes its object's GTT address (bound, locked), and its
+ * domains are worked out now that its pages are there (a CPU write
+ * domain is flushed from the pages the GPU will read), unless userptr
+ * pages must be found current first (exec_domains()).  Only the
+ * execbuffer itself may unbind the object again (exec_unbind_movable()),
+ * and then places it anew.
+ */
+static void exec_placed(struct i915_exec *eb, struct i915_exec_object *eo)
+{
 	if (eo->obj->gtt_node.start != eo->offset)
 		eb->moved = true;
 	eo->offset = eo->obj->gtt_node.start;
+	eo->flags |= __EXEC_OBJECT_PLACED;
+	if (!eb->userptr)
+		i915_exec_object_domains(eb, eo);
+}
+
+/*
+ * While locking a list without softpinned objects: an object already
+ * bound where its entry allows stays there, noted now, so that the bind
+ * pass does not touch it again (nothing can unbind an object we hold
+ * locked; an eviction passes over it).
+ */
+static void exec_place_early(struct i915_exec *eb,
+			     struct i915_exec_object *eo)
+{
+	struct i915_gtt_place place;
+
+	eo->flags &= ~__EXEC_OBJECT_PLACED;
+	if (eb->num_fixed)
+		return;
+	exec_place(eb, eo, &place);
+	if (i915_gtt_placed_locked(eo->obj, &place))
+		exec_placed(eb, eo);
+}
+
+static int exec_bind_one(struct i915_exec *eb, struct i915_exec_object *eo)
+{
+	struct i915_gtt_place place;
+	int ret;
+
+	exec_place(eb, eo, &place);
+	ret = i915_gtt_bind_locked(eo->obj, &place, &eb->ww);
+	if (ret)
+		return ret;
+	exec_placed(eb, eo);
 	return 0;
 }
 
@@ -450,7 +492,8 @@ static int exec_bind_some(struct i915_exec *eb, bool fixed)
 
 	for (i = 0; i < eb->count; i++) {
 		eo = &eb->objects[i];
-		if (!(eo->flags & EXEC_OBJECT_PINNED) != !fixed)
+		if (!(eo->flags & EXEC_OBJECT_PINNED) != !fixed ||
+		    (eo->flags & __EXEC_OBJECT_PLACED))
 			continue;
 		ret = exec_bind_one(eb, eo);
 		if (ret)
@@ -462,10 +505,11 @@ static int exec_bind_some(struct i915_exec *eb, bool fixed)
 /* Softpinned objects first: the others may move out of their way. */
 static int exec_bind_pass(struct i915_exec *eb)
 {
-	int ret;
+	int ret = 0;
 
-	ret = exec_bind_some(eb, true);
-	if (!ret)
+	if (eb->num_fixed)
+		ret = exec_bind_some(eb, true);
+	if (!ret && eb->num_fixed < eb->count)
 		ret = exec_bind_some(eb, false);
 	return ret;
 }
@@ -481,6 +525,7 @@ static int exec_unbind_movable(struct i915_exec *eb)
 		eo = &eb->objects[i];
 		if ((eo->flags & EXEC_OBJECT_PINNED) || eo->obj->pin_count)
 			continue;
+		eo->flags &= ~__EXEC_OBJECT_PLACED;
 		ret = i915_gtt_unbind_idle_locked(eo->obj);
 		if (ret)
 			return ret;
@@ -489,15 +534,39 @@ static int exec_unbind_movable(struct i915_exec *eb)
 }
 
 /**
+ * i915_exec_object_domains - section 7.3.1 B for one entry
+ * @eb: the execbuffer, gathering the GPU caches to flush and invalidate
+ * @eo: the entry, its object locked
+ *
+ * Computes the domains to commit (&i915_exec_object.commit_read and
+ * commit_write) from the entry's, flushing a CPU write domain now (see
+ * i915_gem_object_gpu_domains()).  Done again after a restart, it gives
+ * the same result: the entry's own domains are left as they are.
+ */
+void i915_exec_object_domains(struct i915_exec *eb,
+			      struct i915_exec_object *eo)
+{
+	eo->commit_read = eo->read_domains;
+	eo->commit_write = eo->write_domain;
+	i915_gem_object_gpu_domains(eo->obj, &eo->commit_read,
+				    &eo->commit_write, &eb->invalidate,
+				    &eb->flush);
+}
+
+/**
  * i915_exec_lock_and_bind - lock every object and give each a GTT address
  * @eb: the execbuffer, its acquire context initialised
  *
- * Locks each object through @eb->ww and reserves a fence slot in it, then
- * binds: softpinned objects at their addresses, then the others, evicting
+ * Locks each object through @eb->ww and reserves a fence slot in it
+ * (noting whether any is exported, and, in a list without softpinned
+ * objects, which are bound where they may stay), then binds the rest:
+ * softpinned objects at their addresses, then the others, evicting
  * other objects when the GTT is full; if that fails for lack of room, the
  * execbuffer's own movable objects are unbound (once idle) and everything
  * is bound again, now with the whole GTT to choose from.  Each entry's
- * offset becomes its object's GTT address.
+ * offset becomes its object's GTT address, and, unless the list has
+ * userptr objects, its domains are worked out as it gets it
+ * (i915_exec_object_domains()).
  *
  * Return: 0 with every object locked and bound; -EDEADLK when @eb->ww
  * must back off (the caller calls i915_ww_backoff() and this again);
@@ -514,14 +583,22 @@ int i915_exec_lock_and_bind(struct i915_exec *eb)
 	int ret;
 
 	exec_fit_init(eb, &fit);
+	eb->exported = false;
+	eb->invalidate = 0;
+	eb->flush = 0;
+	/* Each object touched once here, for what the later passes need. */
 	for (i = 0; i < eb->count; i++) {
 		eo = &eb->objects[i];
-		ret = i915_ww_lock(&eb->ww, eo->obj);
-		if (!ret)
-			ret = dma_resv_reserve_fences(eo->obj->base.resv, 1);
+		ret = i915_ww_lock_borrowed(&eb->ww, eo->obj);
+		if (ret)
+			return ret;
+		eb->locked = i + 1;
+		ret = dma_resv_reserve_fences(eo->obj->base.resv, 1);
 		if (ret)
 			return ret;
 		exec_fit_add(&fit, eo);
+		eb->exported |= eo->obj->exported;
+		exec_place_early(eb, eo);
 	}
 
 	ret = exec_check_fixed_overlap(eb, true);
@@ -537,6 +614,35 @@ int i915_exec_lock_and_bind(struct i915_exec *eb)
 	if (!ret)
 		ret = exec_bind_pass(eb);
 	return ret;
+}
+
+/**
+ * i915_exec_unlock_object - unlock one entry's object
+ * @eo: the entry, its object locked by i915_exec_lock_and_bind()
+ *
+ * Its fence register pin goes first (a steal waits for what the request
+ * left in its dma_resv).  The caller accounts for it in &i915_exec.locked.
+ */
+void i915_exec_unlock_object(struct i915_exec_object *eo)
+{
+	if (eo->flags & __EXEC_OBJECT_HAS_FENCE) {
+		i915_gem_object_unpin_fence(eo->obj);
+		eo->flags &= ~__EXEC_OBJECT_HAS_FENCE;
+	}
+	dma_resv_unlock(eo->obj->base.resv);
+}
+
+/**
+ * i915_exec_unlock - unlock the objects i915_exec_lock_and_bind() locked
+ * @eb: the execbuffer; before any i915_ww_backoff() or i915_ww_fini() of
+ *	@eb->ww
+ *
+ * In the reverse order of locking.  A no-op once all are unlocked.
+ */
+void i915_exec_unlock(struct i915_exec *eb)
+{
+	while (eb->locked)
+		i915_exec_unlock_object(&eb->objects[--eb->locked]);
 }
 
 /**

@@ -588,6 +588,8 @@ static int exec_create_request(struct i915_exec *eb)
 		eb->rq = NULL;
 		return ret;
 	}
+	/* The objects live until the last lock is dropped (exec_fini()). */
+	i915_request_hold_objects(eb->rq);
 	for (i = 0; i < eb->count; i++) {
 		/* The lookup's reference is the request's from now on. */
 		i915_request_take_object(eb->rq, &eb->objects[i].obj->base);
@@ -635,7 +637,8 @@ static enum dma_resv_usage exec_await_usage(const struct i915_exec_object *eo)
  * i915_gem_object.exported, set under the lock we hold): the fences of
  * any other are this ring's, which need no dependency
  * (i915_request_await() would pass over each), so its dma_resv is not
- * walked at all.
+ * walked at all, nor is the list when the lock loop found no such
+ * object (&i915_exec.exported).
  */
 static int exec_await_objects(struct i915_exec *eb)
 {
@@ -645,6 +648,8 @@ static int exec_await_objects(struct i915_exec *eb)
 	unsigned int i;
 	int ret;
 
+	if (!eb->exported)
+		return 0;
 	for (i = 0; i < eb->count; i++) {
 		eo = &eb->objects[i];
 		if ((eo->flags & EXEC_OBJECT_ASYNC) || !eo->obj->exported)
@@ -659,18 +664,20 @@ static int exec_await_objects(struct i915_exec *eb)
 	return 0;
 }
 
-/* Section 7.3.1 B over the list (the domains to commit replace the new ones). */
+/*
+ * Section 7.3.1 B over a list with userptr objects, once their pages are
+ * current (without any, the lock loop did it, object by object).
+ */
 static void exec_domains(struct i915_exec *eb)
 {
-	struct i915_exec_object *eo;
 	unsigned int i;
 
-	for (i = 0; i < eb->count; i++) {
-		eo = &eb->objects[i];
-		i915_gem_object_gpu_domains(eo->obj, &eo->read_domains,
-					    &eo->write_domain, &eb->invalidate,
-					    &eb->flush);
-	}
+	if (!eb->userptr)
+		return;
+	eb->invalidate = 0;
+	eb->flush = 0;
+	for (i = 0; i < eb->count; i++)
+		i915_exec_object_domains(eb, &eb->objects[i]);
 }
 
 /* -------------------------------------------------------------------- */
@@ -763,6 +770,8 @@ static int exec_emit(struct i915_exec *eb)
 	eb->rq->batch_start = eb->objects[eb->batch].offset;
 	eb->rq->batch_end = eb->rq->batch_start +
 			    eb->objects[eb->batch].obj->base.size;
+	/* Found under the locks we hold: its fence goes where others read. */
+	eb->rq->exported = eb->exported;
 
 	ret = i915_request_submit(eb->rq, eb->file);
 	if (ret)
@@ -773,26 +782,37 @@ static int exec_emit(struct i915_exec *eb)
 }
 
 /*
- * Phase 8: the fence into every resv, the domains committed, the LRU
- * touched, in one pass over the objects, under one lock of the LRU for
- * the whole list (no fence is allocated: the slot was reserved).
+ * Phase 8: the fence into every resv, the domains committed, the use
+ * stamped for the LRU (which settles its order only when eviction looks
+ * at it), the fence register unpinned and the lock dropped, in one pass
+ * over the objects (no fence is allocated: the slot was reserved).  The
+ * request holds the objects (i915_request_hold_objects()) even if it is
+ * retired before the last is unlocked.
  */
 static void exec_publish(struct i915_exec *eb)
 {
+	u64 stamp = i915_gtt_lru_stamp(eb->i915);
 	struct i915_exec_object *eo;
 	unsigned int i;
 
-	i915_gtt_lru_lock(eb->i915);
 	for (i = 0; i < eb->count; i++) {
 		eo = &eb->objects[i];
 		dma_resv_add_fence(eo->obj->base.resv, &eb->rq->fence,
 				   eo->flags & EXEC_OBJECT_WRITE ?
 				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
-		i915_gem_object_set_gpu_domains(eo->obj, eo->read_domains,
-						eo->write_domain);
-		i915_gtt_touch_locked(eo->obj);
+		i915_gem_object_set_gpu_domains(eo->obj, eo->commit_read,
+						eo->commit_write);
+		i915_gtt_mark_used(eo->obj, stamp);
+		i915_exec_unlock_object(eo);
 	}
-	i915_gtt_lru_unlock(eb->i915);
+	eb->locked = 0;
+}
+
+/* Every lock dropped, the acquire context ended. */
+static void exec_ww_fini(struct i915_exec *eb)
+{
+	i915_exec_unlock(eb);
+	i915_ww_fini(&eb->ww);
 }
 
 /* Phase 4, again after -EDEADLK. */
@@ -804,6 +824,7 @@ static int exec_lock_and_bind(struct i915_exec *eb)
 		ret = i915_exec_lock_and_bind(eb);
 		if (ret != -EDEADLK)
 			return ret;
+		i915_exec_unlock(eb);
 		ret = i915_ww_backoff(&eb->ww);
 		if (ret)
 			return ret;
@@ -823,7 +844,7 @@ static int exec_check_relocs_late(struct i915_exec *eb)
 	unsigned int i;
 	int ret;
 
-	i915_ww_fini(&eb->ww);
+	exec_ww_fini(eb);
 	for (i = 0; i < eb->count; i++) {
 		eb->objects[i].read_domains = 0;
 		eb->objects[i].write_domain = 0;
@@ -864,7 +885,7 @@ static int exec_locked(struct i915_exec *eb)
 		 * check (a fault takes mmap_lock, which lockdep orders
 		 * before the context); a new context for the next pass.
 		 */
-		i915_ww_fini(&eb->ww);
+		exec_ww_fini(eb);
 		ret = i915_reloc_fault_in(eb);
 		i915_ww_init(&eb->ww);
 		if (ret)
@@ -882,13 +903,11 @@ static int exec_locked(struct i915_exec *eb)
 		if (!ret)
 			ret = exec_emit(eb);
 	}
+	/* Unpins the fences after the publish: a steal waits for it. */
 	if (!ret)
 		exec_publish(eb);
-	/* After the publish: a steal waits for what is in the dma_resv. */
-	i915_exec_unpin_fences(eb);
 	i915_exec_userptr_end(eb);
-
-	i915_ww_fini(&eb->ww);
+	exec_ww_fini(eb);
 	return ret;
 }
 
@@ -1070,6 +1089,8 @@ static void exec_fini(struct i915_exec *eb)
 
 	if (eb->out_fence)
 		fput(eb->out_fence->file); /* never installed */
+	if (eb->rq)
+		i915_request_unhold_objects(eb->rq);
 	if (eb->rq && eb->emitted)
 		i915_request_put(eb->rq);
 	else if (eb->rq)

@@ -55,6 +55,9 @@ struct i915_exec_syncobj {
  * @pad_to_size: GTT space to take at least (EXEC_OBJECT_PAD_TO_SIZE)
  * @read_domains: GPU domains this execbuffer reads the object through
  * @write_domain: the GPU domain it writes the object through, or 0
+ * @commit_read: the read domains the object will have once the batch is
+ *	queued (i915_exec_object_domains())
+ * @commit_write: the write domain it will have then
  * @patched: a relocation was written into the object
  * @relocs_stale: i915_reloc_check() read an entry whose presumed_offset
  *	is not its target's offset in the list: i915_reloc_apply() must
@@ -74,6 +77,8 @@ struct i915_exec_object {
 	u64 pad_to_size;
 	u32 read_domains;
 	u32 write_domain;
+	u32 commit_read;
+	u32 commit_write;
 	bool patched;
 	bool relocs_stale;
 };
@@ -108,7 +113,11 @@ struct i915_exec_handle {
  * @num_cliprects: entries in @cliprects
  * @dr1: 3DSTATE_DRAWING_RECTANGLE dword 1 (Gen3) for each cliprect
  * @dr4: drawing rectangle origin for each cliprect
- * @ww: the dma_resv locks of the objects (and of eviction victims)
+ * @ww: the acquire context of the objects' dma_resv locks (it holds
+ *	those of eviction victims itself)
+ * @locked: the first @locked entries of @objects are locked through @ww
+ *	(i915_ww_lock_borrowed(): the list's references keep them, the
+ *	request's too until i915_request_unhold_objects())
  * @in_fence: I915_EXEC_FENCE_IN: waited for before the batch is queued
  * @out_fence_fd: I915_EXEC_FENCE_OUT: the reserved fd, else -1
  * @out_fence: I915_EXEC_FENCE_OUT: the sync_file of @rq's fence, made
@@ -131,6 +140,11 @@ struct i915_exec_handle {
  *	without a page fault (it answered -EAGAIN)
  * @reloc_fault_len: its length in bytes
  * @userptr: the list has userptr objects (i915_gem_userptr.c)
+ * @num_fixed: entries with EXEC_OBJECT_PINNED (softpinned), counted by
+ *	i915_exec_lookup()
+ * @exported: an object of the list is exported or imported (noted under
+ *	its lock by i915_exec_lock_and_bind()): only then can a dma_resv
+ *	hold another timeline's fences, and the request escapes
  * @userptr_held: &i915_device.userptr_sem is held for reading, from the
  *	check of the userptr pages to the publication of the fence
  */
@@ -151,6 +165,7 @@ struct i915_exec {
 	u32 dr1;
 	u32 dr4;
 	struct i915_ww ww;
+	unsigned int locked;
 	struct dma_fence *in_fence;
 	int out_fence_fd;
 	struct sync_file *out_fence;
@@ -167,17 +182,27 @@ struct i915_exec {
 	size_t reloc_fault_len;
 	bool userptr;
 	bool userptr_held;
+	unsigned int num_fixed;
+	bool exported;
 };
 
 /* i915_gem_exec_objects.c: the object list of one execbuffer */
 int i915_exec_lookup(struct i915_exec *eb);
 int i915_exec_check_batch(struct i915_exec *eb);
 int i915_exec_lock_and_bind(struct i915_exec *eb);
+void i915_exec_unlock_object(struct i915_exec_object *eo);
+void i915_exec_unlock(struct i915_exec *eb);
 int i915_exec_pin_fences(struct i915_exec *eb);
+void i915_exec_object_domains(struct i915_exec *eb,
+			      struct i915_exec_object *eo);
 void i915_exec_unpin_fences(struct i915_exec *eb);
 
-/* Flags of &i915_exec_object.flags beyond the user's: a fence is pinned. */
+/*
+ * Flags of &i915_exec_object.flags beyond the user's: a fence is pinned;
+ * the object is bound where the entry allows (found so while locking).
+ */
 #define __EXEC_OBJECT_HAS_FENCE		BIT_ULL(63)
+#define __EXEC_OBJECT_PLACED		BIT_ULL(62)
 int i915_exec_handle_index(const struct i915_exec *eb, u32 handle);
 
 /* i915_gem_userptr.c: the userptr objects of one execbuffer */

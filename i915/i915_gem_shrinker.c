@@ -222,6 +222,7 @@ static void shrink_claim(struct i915_device *i915, bool purge,
 		return;
 	}
 
+	i915_gtt_lru_settle(&i915->gtt);
 	list_for_each_entry(obj, &i915->gtt.lru, gtt_link) {
 		if (pages >= target)
 			break;

@@ -42,6 +42,7 @@
 #include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
+#include <linux/list_sort.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
 #include <linux/sched/signal.h>
@@ -135,6 +136,7 @@ int i915_gtt_init(struct i915_device *i915)
 
 	mutex_init(&gtt->lock);
 	INIT_LIST_HEAD(&gtt->lru);
+	atomic64_set(&gtt->lru_clock, 0);
 	INIT_LIST_HEAD(&gtt->userfault);
 	INIT_LIST_HEAD(&gtt->views);
 	gtt_clear_above_stolen(i915);
@@ -331,8 +333,11 @@ static int gtt_insert_node(struct i915_gem_object *obj,
 						  i915_gtt_place_end(gtt, place),
 						  DRM_MM_INSERT_BEST);
 	}
-	if (!ret)
+	if (!ret) {
+		obj->lru_listed = atomic64_inc_return(&gtt->lru_clock);
+		obj->lru_used = obj->lru_listed;
 		list_add_tail(&obj->gtt_link, &gtt->lru);
+	}
 	mutex_unlock(&gtt->lock);
 	return ret;
 }
@@ -395,6 +400,23 @@ static bool gtt_misplaced(struct i915_gem_object *obj,
 	if (place->end && node->start + node->size > place->end)
 		return true;
 	return place->fixed && node->start != place->offset;
+}
+
+/**
+ * i915_gtt_placed_locked - is an object bound where a binding may be?
+ * @obj: the object, its dma_resv lock held
+ * @place: the size, alignment or fixed address the binding needs
+ *
+ * Return: true if @obj is bound and i915_gtt_bind_locked() with @place
+ * would leave it where it is.
+ */
+bool i915_gtt_placed_locked(struct i915_gem_object *obj,
+			    const struct i915_gtt_place *place)
+{
+	dma_resv_assert_held(obj->base.resv);
+
+	return drm_mm_node_allocated(&obj->gtt_node) &&
+	       !gtt_misplaced(obj, place);
 }
 
 /**
@@ -515,6 +537,18 @@ int i915_gtt_unbind_idle_locked(struct i915_gem_object *obj)
 	return 0;
 }
 
+/* Move a bound object to the hot end of the LRU now; under the GTT's lock. */
+static void gtt_touch_locked(struct i915_gtt *gtt, struct i915_gem_object *obj)
+{
+	lockdep_assert_held(&gtt->lock);
+
+	if (!drm_mm_node_allocated(&obj->gtt_node))
+		return;
+	obj->lru_listed = atomic64_inc_return(&gtt->lru_clock);
+	WRITE_ONCE(obj->lru_used, obj->lru_listed);
+	list_move_tail(&obj->gtt_link, &gtt->lru);
+}
+
 /**
  * i915_gtt_touch - mark a bound object as just used
  * @obj: the object, bound, its dma_resv lock held
@@ -525,46 +559,95 @@ void i915_gtt_touch(struct i915_gem_object *obj)
 {
 	struct i915_gtt *gtt = obj_gtt(obj);
 
+	dma_resv_assert_held(obj->base.resv);
+
 	mutex_lock(&gtt->lock);
-	i915_gtt_touch_locked(obj);
+	gtt_touch_locked(gtt, obj);
 	mutex_unlock(&gtt->lock);
 }
 
 /**
- * i915_gtt_lru_lock - take the GTT's lock for several touches
+ * i915_gtt_lru_stamp - a stamp for the objects of one use
  * @i915: the device
  *
- * For i915_gtt_touch_locked() over many objects (an execbuffer's list):
- * one lock instead of one per object.  Taken after the objects' dma_resv
- * locks, as always; dropped with i915_gtt_lru_unlock().
+ * Return: a stamp later than every one handed out before, for
+ * i915_gtt_mark_used() on each object an execbuffer uses.
  */
-void i915_gtt_lru_lock(struct i915_device *i915)
+u64 i915_gtt_lru_stamp(struct i915_device *i915)
 {
-	mutex_lock(&i915->gtt.lock);
+	return atomic64_inc_return(&i915->gtt.lru_clock);
 }
 
 /**
- * i915_gtt_lru_unlock - drop what i915_gtt_lru_lock() took
- * @i915: the device
+ * i915_gtt_mark_used - note a use of a bound object, lazily
+ * @obj: the object, bound, its dma_resv lock held
+ * @stamp: from i915_gtt_lru_stamp()
+ *
+ * Without the GTT's lock and without touching the list: the object
+ * moves to its place in the LRU when the list is next settled
+ * (i915_gtt_lru_settle()), as if i915_gtt_touch() had moved it now.
+ * An execbuffer of a thousand objects would otherwise move a thousand
+ * list entries, each touching two neighbours, under the GTT's lock.
  */
-void i915_gtt_lru_unlock(struct i915_device *i915)
+void i915_gtt_mark_used(struct i915_gem_object *obj, u64 stamp)
 {
-	mutex_unlock(&i915->gtt.lock);
-}
-
-/**
- * i915_gtt_touch_locked - i915_gtt_touch() under i915_gtt_lru_lock()
- * @obj: the object, its dma_resv lock held
- */
-void i915_gtt_touch_locked(struct i915_gem_object *obj)
-{
-	struct i915_gtt *gtt = obj_gtt(obj);
-
 	dma_resv_assert_held(obj->base.resv);
+
+	if (stamp > obj->lru_used)
+		WRITE_ONCE(obj->lru_used, stamp);
+}
+
+static int gtt_cmp_used(void *priv, const struct list_head *a,
+			const struct list_head *b)
+{
+	const struct i915_gem_object *x =
+		list_entry(a, struct i915_gem_object, gtt_link);
+	const struct i915_gem_object *y =
+		list_entry(b, struct i915_gem_object, gtt_link);
+
+	return x->lru_listed > y->lru_listed;
+}
+
+/**
+ * i915_gtt_lru_settle - put the LRU list in the order of the last uses
+ * @gtt: the GTT, its lock held
+ *
+ * The list is in the order of each object's &i915_gem_object.lru_listed;
+ * objects used since they were placed (i915_gtt_mark_used()) are taken
+ * out, sorted by their last use (list_sort() is stable: objects of one
+ * stamp keep their order) and merged back, so that the list is
+ * least recently used first, as if every use had moved its objects to
+ * the tail at once.  One pass over the list, plus the sort of the moved.
+ */
+void i915_gtt_lru_settle(struct i915_gtt *gtt)
+{
+	struct i915_gem_object *obj, *next;
+	struct list_head *pos;
+	LIST_HEAD(used);
+	u64 stamp;
+
 	lockdep_assert_held(&gtt->lock);
 
-	if (drm_mm_node_allocated(&obj->gtt_node))
-		list_move_tail(&obj->gtt_link, &gtt->lru);
+	list_for_each_entry_safe(obj, next, &gtt->lru, gtt_link) {
+		stamp = READ_ONCE(obj->lru_used);
+		if (stamp <= obj->lru_listed)
+			continue;
+		obj->lru_listed = stamp;
+		list_move_tail(&obj->gtt_link, &used);
+	}
+	if (list_empty(&used))
+		return;
+	list_sort(NULL, &used, gtt_cmp_used);
+
+	/* Merge: each used object goes before the first listed later. */
+	pos = gtt->lru.next;
+	list_for_each_entry_safe(obj, next, &used, gtt_link) {
+		while (pos != &gtt->lru &&
+		       list_entry(pos, struct i915_gem_object,
+				  gtt_link)->lru_listed <= obj->lru_listed)
+			pos = pos->next;
+		list_move_tail(&obj->gtt_link, pos);
+	}
 }
 
 /*

@@ -472,6 +472,7 @@ struct i915_request *i915_request_create(struct i915_device *i915,
 	INIT_LIST_HEAD(&rq->client_link);
 	INIT_LIST_HEAD(&rq->awaits);
 	atomic_set(&rq->pending, 1); /* the submitter's, until it submits */
+	atomic_set(&rq->objects_users, 1); /* the retirement's */
 	rq->cmds = rq->cmds_inline;
 	timer_setup(&rq->watchdog, request_watchdog_fn, 0);
 	/* Who submitted it, for the error state if it hangs. */
@@ -542,25 +543,50 @@ static void request_release_objects(struct i915_request *rq)
 }
 
 /**
+ * i915_request_hold_objects - keep a request's objects past its retirement
+ * @rq: a request not yet emitted
+ *
+ * For a submitter that still uses the objects after the request may have
+ * completed and been retired (an execbuffer unlocks them after emission,
+ * and holds no reference of its own): the objects stay referenced until
+ * both the retirement and i915_request_unhold_objects() have let go.
+ */
+void i915_request_hold_objects(struct i915_request *rq)
+{
+	atomic_inc(&rq->objects_users);
+}
+
+/**
+ * i915_request_unhold_objects - end i915_request_hold_objects()
+ * @rq: the request; its objects are released here if it was retired
+ *	(or discarded) already
+ */
+void i915_request_unhold_objects(struct i915_request *rq)
+{
+	if (atomic_dec_and_test(&rq->objects_users))
+		request_release_objects(rq);
+}
+
+/**
  * i915_request_discard - drop a request that was never emitted
  * @rq: the request, from i915_request_create()
  */
 void i915_request_discard(struct i915_request *rq)
 {
-	request_release_objects(rq);
+	i915_request_unhold_objects(rq); /* in place of the retirement */
 	dma_fence_put(&rq->fence);
 }
 
 /*
  * Where the request enters the ring's order (a seqno, its client's list,
  * the ring's reference), when it is written at once or when it is queued.
- * A request that uses an exported object escapes (i915_request_escape()),
+ * A request that uses an exported object (&i915_request.exported, set by
+ * its submitter under the objects' locks) escapes (i915_request_escape()),
  * since its fence goes into a dma_resv that others read.
  */
 static void request_enter(struct i915_request *rq, struct drm_file *file)
 {
 	struct i915_ring *ring = rq->ring;
-	unsigned int i;
 
 	rq->emitted = jiffies;
 	rq->fence.seqno = ring->next_seqno++;
@@ -570,9 +596,8 @@ static void request_enter(struct i915_request *rq, struct drm_file *file)
 		rq->timeout_ms = fpriv->request_timeout_ms;
 		request_add_to_client(rq, file);
 	}
-	for (i = 0; i < rq->num_objects; i++)
-		if (to_i915_obj(rq->objects[i])->exported)
-			i915_request_escape(rq);
+	if (rq->exported)
+		i915_request_escape(rq);
 	dma_fence_get(&rq->fence); /* the ring's reference */
 }
 
@@ -729,7 +754,7 @@ static void request_retire(struct i915_request *rq)
 	if (del_timer(&rq->watchdog))
 		i915_request_put(rq);
 	request_remove_from_client(rq);
-	request_release_objects(rq);
+	i915_request_unhold_objects(rq);
 	i915_request_put(rq);
 }
 

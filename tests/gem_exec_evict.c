@@ -9,7 +9,7 @@
  * the end.  One exec whose objects cannot fit together fails with
  * ENOSPC and does nothing (also in the whole GTT); pinned objects keep
  * their offsets and their contents through the churn and are never
- * evicted; processes sharing one file and its objects exec and evict
+ * evicted; the least recently used objects are evicted first; processes sharing one file and its objects exec and evict
  * concurrently.  The whole GTT is given back at the end.
  */
 #include <signal.h>
@@ -361,6 +361,69 @@ static void subtest_too_big_whole_gtt(void)
 	close(fd);
 }
 
+/* nodes of @size in use in the GTT, from debugfs i915_gtt (drm_mm_print) */
+static int gtt_nodes_of_size(int fd, uint64_t size)
+{
+	static char buf[64 << 10];
+	unsigned long long start, end, sz;
+	char *line, *save = NULL;
+	int n = 0;
+
+	igt_assert(igt_debugfs_read(fd, "i915_gtt", buf, sizeof(buf)) > 0);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%llx-%llx: %llu: used", &start, &end, &sz) == 3 &&
+		    strstr(line, ": used") && sz == size)
+			n++;
+	return n;
+}
+
+/*
+ * Eviction takes the least recently used objects first, executions
+ * counting as uses: A bound, then B, then A used again; an object that
+ * needs room evicts some of B and none of A.  (The execbuffer only
+ * stamps its objects; the LRU list is put in order when eviction walks
+ * it, and this is what shows that it is.)  The two groups differ in size
+ * so that debugfs i915_gtt tells their nodes apart.
+ */
+#define LRU_N		6
+#define LRU_A		(1ull << 20)
+#define LRU_B		((1ull << 20) + (64 << 10))
+
+static void subtest_lru_order(void)
+{
+	struct drm_i915_gem_exec_object2 obj[LRU_N + 1];
+	uint32_t a[LRU_N], b[LRU_N], big;
+	int fd = drm_open_driver();
+	int i;
+
+	gem_gen(fd);
+	narrow_gtt(fd, 0, RANGE);
+	for (i = 0; i < LRU_N; i++) {
+		a[i] = gem_create(fd, LRU_A);
+		b[i] = gem_create(fd, LRU_B);
+	}
+	igt_assert_ok(exec_objects(fd, a, LRU_N, obj));
+	igt_assert_ok(exec_objects(fd, b, LRU_N, obj));
+	igt_assert_ok(exec_objects(fd, a, LRU_N, obj));	/* A used last */
+	igt_assert_eq(gtt_nodes_of_size(fd, LRU_A), LRU_N);
+	igt_assert_eq(gtt_nodes_of_size(fd, LRU_B), LRU_N);
+
+	/* 16 MiB managed, 12.4 MiB bound: 6 MiB more needs evictions */
+	big = gem_create(fd, 6ull << 20);
+	igt_assert_ok(exec_objects(fd, &big, 1, obj));
+	igt_assert_eq(gtt_nodes_of_size(fd, LRU_A), LRU_N);
+	igt_assert(gtt_nodes_of_size(fd, LRU_B) < LRU_N);
+
+	gem_close(fd, big);
+	for (i = 0; i < LRU_N; i++) {
+		gem_close(fd, a[i]);
+		gem_close(fd, b[i]);
+	}
+	gem_restore_gtt(fd);
+	close(fd);
+}
+
 /* debugfs DROP_SHRINK_ALL in a loop: the shrinker claims and unbinds */
 static int shrink_forever(void *arg)
 {
@@ -556,6 +619,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(twice_the_gtt_clients),
 	SUBTEST(too_big_enospc),
 	SUBTEST(too_big_whole_gtt),
+	SUBTEST(lru_order),
 	SUBTEST(init_while_shrinking),
 	SUBTEST(pinned_stay),
 	SUBTEST(pinned_not_evicted),
