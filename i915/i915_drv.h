@@ -179,6 +179,9 @@ struct i915_gtt_place {
  *	but leaves the tail register alone, and measures free space from
  *	@held_head (see i915_reset.c)
  * @held_head: the ring's head when the reset began
+ * @head_seen: the head as last read for free space (the GPU has gone at
+ *	least that far, and only moves on towards the tail, so the space up
+ *	to it is free without reading the register again; under @lock)
  * @queue: requests created and published but not yet written into the
  *	ring, in seqno order, each holding the ring's reference: waiting
  *	for a dependency (another driver's fence, a FENCE_IN or a syncobj),
@@ -222,6 +225,7 @@ struct i915_ring {
 	spinlock_t hw_lock; /* ring registers during a reset; see above */
 	bool in_reset;
 	u32 held_head;
+	u32 head_seen;
 	struct list_head queue;
 	u32 queued_bytes;
 	wait_queue_head_t queue_wait;
@@ -304,6 +308,9 @@ struct i915_gpu_error {
  *	(i915_gem_userptr.c); taken inside every dma_resv lock, outside
  *	&i915_ring.lock, never around an allocation
  * @shrinker: gives memory back under pressure (i915_gem_shrinker.c)
+ * @exec_dups: a table for the execbuffer's duplicate check, kept between
+ *	execbuffers, or NULL (taken and given back with xchg();
+ *	i915_gem_exec_objects.c)
  */
 struct i915_device {
 	struct drm_device drm;
@@ -331,6 +338,7 @@ struct i915_device {
 
 	struct rw_semaphore userptr_sem; /* see above */
 	struct shrinker shrinker;
+	struct i915_exec_dups *exec_dups;
 };
 
 static inline struct i915_device *to_i915(const struct drm_device *dev)
@@ -733,7 +741,6 @@ void i915_gtt_unbind_locked(struct i915_gem_object *obj);
 int i915_gtt_unbind_idle_locked(struct i915_gem_object *obj);
 void i915_gtt_touch(struct i915_gem_object *obj);
 u64 i915_gtt_lru_stamp(struct i915_device *i915);
-void i915_gtt_mark_used(struct i915_gem_object *obj, u64 stamp);
 void i915_gtt_lru_settle(struct i915_gtt *gtt);
 u64 i915_gtt_place_end(const struct i915_gtt *gtt,
 		       const struct i915_gtt_place *place);
@@ -741,6 +748,26 @@ int i915_gtt_evict_all(struct i915_device *i915);
 int i915_gtt_set_range(struct i915_device *i915, u64 start, u64 end);
 void i915_gtt_suspend(struct i915_device *i915);
 void i915_gtt_resume(struct i915_device *i915);
+
+/**
+ * i915_gtt_mark_used - note a use of a bound object, lazily
+ * @obj: the object, bound, its dma_resv lock held
+ * @stamp: from i915_gtt_lru_stamp()
+ *
+ * Without the GTT's lock and without touching the list: the object
+ * moves to its place in the LRU when the list is next settled
+ * (i915_gtt_lru_settle()), as if i915_gtt_touch() had moved it now.
+ * An execbuffer of a thousand objects would otherwise move a thousand
+ * list entries, each touching two neighbours, under the GTT's lock.
+ */
+static inline void i915_gtt_mark_used(struct i915_gem_object *obj,
+				      u64 stamp)
+{
+	dma_resv_assert_held(obj->base.resv);
+
+	if (stamp > obj->lru_used)
+		WRITE_ONCE(obj->lru_used, stamp);
+}
 
 /* i915_gtt.c: the driver's own GTT allocations */
 int i915_gtt_map_kernel(struct i915_device *i915, const dma_addr_t *dma,
@@ -1020,6 +1047,9 @@ int i915_gem_object_check_pages(struct i915_gem_object *obj, bool populate);
 unsigned long i915_gem_shrink_all(struct i915_device *i915);
 int i915_gem_shrinker_init(struct i915_device *i915);
 void i915_gem_shrinker_fini(struct i915_device *i915);
+
+/* i915_gem_exec_objects.c */
+void i915_exec_dups_fini(struct i915_device *i915);
 
 /* i915_gem_domain.c: memory domains (section 6 of the design) */
 int i915_gem_object_set_to_cpu_domain(struct i915_gem_object *obj,

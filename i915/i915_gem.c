@@ -12,6 +12,7 @@
  */
 
 #include <drm/drm_file.h>
+#include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 #include <uapi/drm/i915_drm.h>
 #include <linux/delay.h>
@@ -45,18 +46,29 @@ static bool range_overflows(u64 offset, u64 size, u64 objsize)
 	return offset >= objsize || size > objsize - offset;
 }
 
+static void gem_release(struct drm_device *dev, void *unused)
+{
+	i915_exec_dups_fini(to_i915(dev));
+}
+
 /**
  * i915_gem_init - set up object-level GEM for a device
  * @i915: the device; its object list and GTT are already initialised
  *
- * Registers the shrinker (i915_gem_shrinker.c).
+ * Registers the shrinker (i915_gem_shrinker.c), and the release of what
+ * execbuffers keep between them.
  *
  * Return: 0 or a negative errno.
  */
 int i915_gem_init(struct i915_device *i915)
 {
+	int ret;
+
 	drm_dbg(&i915->drm, "GEM: shmfs objects, %u-bit DMA\n",
 		i915->info->dma_bits);
+	ret = drmm_add_action_or_reset(&i915->drm, gem_release, NULL);
+	if (ret)
+		return ret;
 	return i915_gem_shrinker_init(i915);
 }
 

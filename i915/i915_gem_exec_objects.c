@@ -90,12 +90,74 @@ static unsigned int exec_hash_bits(const struct i915_exec *eb)
  */
 #define EXEC_SHORT_LIST	8
 
+/*
+ * The table of long lists' objects for the duplicate check: open
+ * addressing, a slot free unless it holds this check's generation, so
+ * that a table is reused without being cleared.  One table is kept for
+ * the device between execbuffers (&i915_device.exec_dups, taken and
+ * given back with xchg(): a concurrent execbuffer allocates its own),
+ * up to EXEC_DUPS_KEEP_BITS slots; larger ones, sized by the caller's
+ * list, are allocated for the one execbuffer and charged to its cgroup.
+ */
+struct exec_dup_slot {
+	const struct i915_gem_object *obj;
+	u32 gen;
+};
+
+struct i915_exec_dups {
+	unsigned int bits;
+	u32 gen;
+	struct exec_dup_slot slots[];
+};
+
+#define EXEC_DUPS_KEEP_BITS	12	/* 4096 slots, 64 KiB */
+
+static struct i915_exec_dups *exec_dups_get(struct i915_device *i915,
+					    unsigned int bits)
+{
+	struct i915_exec_dups *d = xchg(&i915->exec_dups, NULL);
+
+	if (d && d->bits >= bits) {
+		if (!++d->gen) {	/* wrapped: every slot free again */
+			memset(d->slots, 0, sizeof(*d->slots) << d->bits);
+			d->gen = 1;
+		}
+		return d;
+	}
+	kvfree(d);
+	d = kvzalloc(struct_size(d, slots, 1UL << bits),
+		     bits > EXEC_DUPS_KEEP_BITS ? GFP_KERNEL_ACCOUNT :
+						  GFP_KERNEL);
+	if (d) {
+		d->bits = bits;
+		d->gen = 1;
+	}
+	return d;
+}
+
+static void exec_dups_put(struct i915_device *i915, struct i915_exec_dups *d)
+{
+	if (d->bits <= EXEC_DUPS_KEEP_BITS)
+		d = xchg(&i915->exec_dups, d);
+	kvfree(d);
+}
+
+/**
+ * i915_exec_dups_fini - free the device's table of the duplicate check
+ * @i915: the device, no execbuffer running any more
+ */
+void i915_exec_dups_fini(struct i915_device *i915)
+{
+	kvfree(xchg(&i915->exec_dups, NULL));
+}
+
 /* An object listed twice, under one handle or two, is -EINVAL. */
 static int exec_check_duplicates(struct i915_exec *eb)
 {
-	unsigned int bits = exec_hash_bits(eb);
-	unsigned long mask = BIT(bits) - 1, h;
-	struct i915_gem_object **slots, *obj;
+	struct i915_gem_object *obj;
+	struct exec_dup_slot *slot;
+	struct i915_exec_dups *d;
+	unsigned long mask, h;
 	unsigned int i, j;
 	int ret = 0;
 
@@ -107,22 +169,28 @@ static int exec_check_duplicates(struct i915_exec *eb)
 		return 0;
 	}
 
-	slots = kvcalloc(mask + 1, sizeof(*slots), GFP_KERNEL_ACCOUNT);
-	if (!slots)
+	d = exec_dups_get(eb->i915, exec_hash_bits(eb));
+	if (!d)
 		return -ENOMEM;
+	mask = BIT(d->bits) - 1;
 	for (i = 0; i < eb->count && !ret; i++) {
 		obj = eb->objects[i].obj;
-		for (h = hash_ptr(obj, bits); slots[h]; h = (h + 1) & mask) {
-			if (slots[h] == obj) {
-				drm_dbg(&eb->i915->drm, "exec: object listed twice\n");
+		for (h = hash_ptr(obj, d->bits);; h = (h + 1) & mask) {
+			slot = &d->slots[h];
+			if (slot->gen != d->gen) {
+				slot->obj = obj;
+				slot->gen = d->gen;
+				break;
+			}
+			if (slot->obj == obj) {
 				ret = -EINVAL;
 				break;
 			}
 		}
-		slots[h] = obj;
 	}
-	kvfree(slots);
-	return ret;
+	exec_dups_put(eb->i915, d);
+	if (!ret)
+		return 0;
 
 twice:
 	drm_dbg(&eb->i915->drm, "exec: object listed twice\n");
@@ -193,12 +261,7 @@ static int exec_build_handles(struct i915_exec *eb)
 	unsigned int i;
 	u32 handle;
 
-	if (eb->flags & I915_EXEC_HANDLE_LUT)
-		return 0;
-	for (i = 0; i < eb->count; i++)
-		if (eb->objects[i].relocation_count)
-			break;
-	if (i == eb->count)
+	if ((eb->flags & I915_EXEC_HANDLE_LUT) || !eb->num_relocs)
 		return 0;
 
 	eb->handles = kvcalloc(mask + 1, sizeof(*eb->handles),

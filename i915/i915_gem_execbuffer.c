@@ -265,6 +265,7 @@ static int exec_copy_objects(struct i915_exec *eb, u64 buffers_ptr,
 			eo = &eb->objects[i + k];
 			eo->handle = entry->handle;
 			eo->relocation_count = entry->relocation_count;
+			eb->num_relocs += entry->relocation_count;
 			eo->user_relocs = u64_to_user_ptr(entry->relocs_ptr);
 			eo->alignment = entry->alignment;
 			eo->offset = entry->offset;

@@ -140,6 +140,7 @@ struct i915_exec_handle {
  *	without a page fault (it answered -EAGAIN)
  * @reloc_fault_len: its length in bytes
  * @userptr: the list has userptr objects (i915_gem_userptr.c)
+ * @num_relocs: relocation entries of all objects (counted at the copy)
  * @num_fixed: entries with EXEC_OBJECT_PINNED (softpinned), counted by
  *	i915_exec_lookup()
  * @exported: an object of the list is exported or imported (noted under
@@ -182,6 +183,7 @@ struct i915_exec {
 	size_t reloc_fault_len;
 	bool userptr;
 	bool userptr_held;
+	u64 num_relocs;
 	unsigned int num_fixed;
 	bool exported;
 };

@@ -441,6 +441,8 @@ int i915_reloc_check(struct i915_exec *eb)
 	int ret = 0;
 
 	might_fault();
+	if (!eb->num_relocs)
+		return 0;	/* and i915_reloc_apply() has nothing to do */
 	for (i = 0; i < eb->count; i++) {
 		total += eb->objects[i].relocation_count;
 		eb->objects[i].relocs_stale = false;
@@ -607,6 +609,8 @@ int i915_reloc_apply(struct i915_exec *eb)
 	struct reloc_buf buf;
 	int n, ret = 0;
 
+	if (!eb->num_relocs)
+		return 0;
 	for (i = 0; i < eb->count; i++)
 		eb->objects[i].relocs_applied = 0;
 
@@ -712,6 +716,8 @@ void i915_reloc_write_back(struct i915_exec *eb)
 	unsigned int i, j, k, n;
 	struct reloc_buf buf;
 
+	if (!eb->num_relocs)
+		return;
 	for (i = 0; i < eb->count; i++)
 		if (eb->objects[i].patched)
 			break;

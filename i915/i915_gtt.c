@@ -578,25 +578,6 @@ u64 i915_gtt_lru_stamp(struct i915_device *i915)
 	return atomic64_inc_return(&i915->gtt.lru_clock);
 }
 
-/**
- * i915_gtt_mark_used - note a use of a bound object, lazily
- * @obj: the object, bound, its dma_resv lock held
- * @stamp: from i915_gtt_lru_stamp()
- *
- * Without the GTT's lock and without touching the list: the object
- * moves to its place in the LRU when the list is next settled
- * (i915_gtt_lru_settle()), as if i915_gtt_touch() had moved it now.
- * An execbuffer of a thousand objects would otherwise move a thousand
- * list entries, each touching two neighbours, under the GTT's lock.
- */
-void i915_gtt_mark_used(struct i915_gem_object *obj, u64 stamp)
-{
-	dma_resv_assert_held(obj->base.resv);
-
-	if (stamp > obj->lru_used)
-		WRITE_ONCE(obj->lru_used, stamp);
-}
-
 static int gtt_cmp_used(void *priv, const struct list_head *a,
 			const struct list_head *b)
 {

@@ -221,6 +221,7 @@ int i915_ring_start(struct i915_device *i915)
 	i915_write(hw, I915_RING_TAIL, 0);
 	ring->tail = 0;
 	ring->kicked = 0;
+	ring->head_seen = 0;
 	i915_write(hw, I915_RING_CTL,
 		   I915_RING_CTL_SIZE(ring->size) | I915_RING_VALID);
 
@@ -399,12 +400,15 @@ static u32 ring_hw_head(struct i915_device *i915)
 	struct i915_ring *ring = &i915->ring;
 	u32 head;
 
+	lockdep_assert_held(&ring->lock);
+
 	spin_lock(&ring->hw_lock);
 	if (ring->in_reset)
 		head = ring->held_head;
 	else
 		head = i915_read(&i915->hw, I915_RING_HEAD) & I915_HEAD_ADDR;
 	spin_unlock(&ring->hw_lock);
+	ring->head_seen = head;
 	return head;
 }
 
@@ -429,7 +433,11 @@ static struct i915_request *ring_oldest_pending(struct i915_ring *ring)
 /*
  * Wait until @bytes are free ahead of the tail.  Free space is always
  * measured from the hardware's head: the tails of requests that completed
- * but are not retired yet may be a whole lap old.  While space is short,
+ * but are not retired yet may be a whole lap old.  The head last read
+ * answers first: what was free then still is (the head only moves on, a
+ * reset restarts it further on, and i915_ring_start() empties the ring),
+ * so the register is read only when that is not enough, about once a lap
+ * of the ring rather than once an emission.  While space is short,
  * wait for the oldest request still running; with none running, the head
  * only has a few dwords (the end of the last breadcrumb, wrap padding) to
  * go before it reaches the tail register and everything is free.
@@ -437,11 +445,14 @@ static struct i915_request *ring_oldest_pending(struct i915_ring *ring)
 static int ring_wait_for_space(struct i915_device *i915, u32 bytes)
 {
 	struct i915_ring *ring = &i915->ring;
-	u32 head, last_head = ring_hw_head(i915);
 	unsigned long moved = jiffies;
 	struct i915_request *rq;
+	u32 head, last_head;
 	long ret;
 
+	if (ring_space(ring, ring->head_seen) >= bytes)
+		return 0;
+	last_head = ring_hw_head(i915);
 	while (ring_space(ring, (head = ring_hw_head(i915))) < bytes) {
 		rq = ring_oldest_pending(ring);
 		if (!rq) {

@@ -14,15 +14,18 @@
 # same boot (DRM_IOCTL_VERSION, memcpy, vgem): absolute numbers under
 # QEMU TCG mean little.  See the README, section "Benchmarks".
 #
-# Usage: scripts/bench.sh [--profile] [extra scripts/vm/run.sh options]
+# Usage: scripts/bench.sh [--profile|--perf] [extra scripts/vm/run.sh options]
 #   --profile: instead of the tables, where the time of issue 13's goal
 #   lines goes (tests/bench/run-profile.sh, ftrace): ./bench-out/profile.txt
 #   and the raw hand-off traces ./bench-out/handoff-<id>.txt
+#   --perf: the same by sampling (tests/bench/run-perf.sh, Debian's perf
+#   in the VM): ./bench-out/perf.txt
 # Env: BENCH_SIMS (default "0x2772 0x2a42"), BENCH_OUT (default
 #      <repo>/bench-out), BENCH_SAMPLE_S (seconds per sample, default 0.25),
 #      BENCH_ONLY (goals: only the references and issue 13's goal lines);
 #      with --profile also BENCH_PROFILE_N, PROFILE_GOALS, PROFILE_DEPTH
-#      (see tests/bench/run-profile.sh)
+#      (see tests/bench/run-profile.sh), with --perf BENCH_PROFILE_N,
+#      PROFILE_GOALS, PERF_DEPTH (tests/bench/run-perf.sh)
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,6 +43,19 @@ build() {
 	make -C "$REPO/tests" bench
 }
 
+# Debian's perf (package linux-perf, of the same kernel series as the
+# VM's), which the initramfs gets with its libraries.
+perf_binary() {
+	local p
+	for p in /usr/bin/perf /usr/bin/perf_6.1; do
+		if [ -x "$p" ] && file -L "$p" | grep -q ELF; then
+			echo "$p"
+			return
+		fi
+	done
+	die "no perf binary: install linux-perf (scripts/install-deps.sh does)"
+}
+
 header() {
 	local cpu
 	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
@@ -51,10 +67,15 @@ header() {
 }
 
 main() {
-	local rc=0 d script=run-bench.sh lane=bench table=bench.txt
+	local rc=0 d script=run-bench.sh lane=bench table=bench.txt extra=()
 	if [ "${1:-}" = --profile ]; then
 		shift
 		script=run-profile.sh lane=profile table=profile.txt
+	elif [ "${1:-}" = --perf ]; then
+		shift
+		script=run-perf.sh lane=perf table=perf.txt
+		extra=(--extra "$(perf_binary):/usr/bin/perf"
+		       --extra "$REPO/tests/bench/perf-sum.awk:/lib/perf-sum.awk")
 	fi
 	build
 	d=$(kimg_dir)
@@ -66,13 +87,13 @@ main() {
 	cp "$REPO/tests/build/bench/gem_bench" "$DIR/tests/gem_bench"
 	rm -rf "$OUT"
 	local sets=() v
-	for v in BENCH_PROFILE_N PROFILE_GOALS PROFILE_DEPTH; do
+	for v in BENCH_PROFILE_N PROFILE_GOALS PROFILE_DEPTH PERF_DEPTH; do
 		[ -z "${!v:-}" ] || sets+=(--set "$v='${!v}'")
 	done
 	"$REPO/scripts/vm/run.sh" --lane "$lane" --sims "$SIMS" --tests "$DIR/tests" \
 		--script "$REPO/tests/bench/$script" --outdir "$OUT" \
 		--set "BENCH_SAMPLE_S=$SAMPLE_S" --set "BENCH_ONLY=$ONLY" --timeout 1800 --kmod vgem \
-		"${sets[@]}" "$@" || rc=$?
+		"${sets[@]}" ${extra[@]+"${extra[@]}"} "$@" || rc=$?
 	if [ -s "$OUT/$table" ]; then
 		{ header; cat "$OUT/$table"; } >"$DIR/$table"
 		mv "$DIR/$table" "$OUT/$table"

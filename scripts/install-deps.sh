@@ -33,8 +33,9 @@ PACKAGES=(
 	linux-headers-amd64 linux-source-6.1 sparse libdrm-dev gcc-multilib
 	# building a kernel from linux-source (the debug lane, issue 3)
 	bc flex bison libelf-dev libssl-dev
-	# the VM bench
+	# the VM bench; perf for scripts/bench.sh --perf
 	qemu-system-x86 qemu-utils busybox-static cpio xz-utils zstd util-linux
+	linux-perf
 	# the Mesa test (tests/mesa_gles.c): Debian's Mesa, its headers, and
 	# mke2fs for the disk that carries it into the VM (vm/mkmesadisk.sh)
 	libgl1-mesa-dri libegl-mesa0 libegl1 libgbm1 libgles2
