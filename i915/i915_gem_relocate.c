@@ -607,12 +607,18 @@ int i915_reloc_apply(struct i915_exec *eb)
 	struct i915_exec_object *src;
 	unsigned int i, j, k;
 	struct reloc_buf buf;
+	bool stale = false;
 	int n, ret = 0;
 
 	if (!eb->num_relocs)
 		return 0;
-	for (i = 0; i < eb->count; i++)
+	for (i = 0; i < eb->count; i++) {
 		eb->objects[i].relocs_applied = 0;
+		stale |= eb->objects[i].relocs_stale;
+	}
+	/* Every presumed offset right, nothing moved: not even a buffer. */
+	if (!eb->moved && !stale)
+		return 0;
 
 	reloc_buf_init(&buf, eb, stack);
 	for (i = 0; i < eb->count && !ret; i++) {
