@@ -311,6 +311,8 @@ struct i915_gpu_error {
  * @exec_dups: a table for the execbuffer's duplicate check, kept between
  *	execbuffers, or NULL (taken and given back with xchg();
  *	i915_gem_exec_objects.c)
+ * @exec_list: an array for an execbuffer's object list, kept the same way
+ *	(i915_gem_execbuffer.c)
  */
 struct i915_device {
 	struct drm_device drm;
@@ -339,6 +341,7 @@ struct i915_device {
 	struct rw_semaphore userptr_sem; /* see above */
 	struct shrinker shrinker;
 	struct i915_exec_dups *exec_dups;
+	struct i915_exec_list *exec_list;
 };
 
 static inline struct i915_device *to_i915(const struct drm_device *dev)
@@ -930,6 +933,7 @@ int i915_gem_execbuffer_ioctl(struct drm_device *dev, void *data,
 			      struct drm_file *file);
 int i915_gem_execbuffer2_ioctl(struct drm_device *dev, void *data,
 			       struct drm_file *file);
+void i915_exec_fini(struct i915_device *i915);
 
 /* i915_gem_relocate.c (the rest is in i915_gem_execbuffer.h) */
 struct seq_file;
@@ -1047,9 +1051,6 @@ int i915_gem_object_check_pages(struct i915_gem_object *obj, bool populate);
 unsigned long i915_gem_shrink_all(struct i915_device *i915);
 int i915_gem_shrinker_init(struct i915_device *i915);
 void i915_gem_shrinker_fini(struct i915_device *i915);
-
-/* i915_gem_exec_objects.c */
-void i915_exec_dups_fini(struct i915_device *i915);
 
 /* i915_gem_domain.c: memory domains (section 6 of the design) */
 int i915_gem_object_set_to_cpu_domain(struct i915_gem_object *obj,

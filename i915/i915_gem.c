@@ -48,7 +48,7 @@ static bool range_overflows(u64 offset, u64 size, u64 objsize)
 
 static void gem_release(struct drm_device *dev, void *unused)
 {
-	i915_exec_dups_fini(to_i915(dev));
+	i915_exec_fini(to_i915(dev));
 }
 
 /**

@@ -213,6 +213,60 @@ static int exec_check_submit(struct i915_exec *eb, u64 context)
 	return 0;
 }
 
+/*
+ * The object list's array.  One is kept for the device between
+ * execbuffers (&i915_device.exec_list, taken and given back with xchg():
+ * a concurrent execbuffer allocates its own), so that a long list does
+ * not allocate, and have zeroed, a hundred KiB each time; lists of more
+ * than EXEC_LIST_KEEP entries get one of their own, charged to the
+ * caller's cgroup.  exec_copy_objects() writes every entry it keeps.
+ */
+struct i915_exec_list {
+	unsigned int size;
+	struct i915_exec_object entries[];
+};
+
+#define EXEC_LIST_KEEP	1024
+
+static struct i915_exec_list *exec_list_get(struct i915_device *i915,
+					    unsigned int count)
+{
+	struct i915_exec_list *l = NULL;
+	unsigned int size = count;
+	gfp_t gfp = GFP_KERNEL_ACCOUNT;
+
+	if (count <= EXEC_LIST_KEEP) {
+		l = xchg(&i915->exec_list, NULL);
+		if (l && l->size >= count)
+			return l;
+		kvfree(l);
+		size = roundup_pow_of_two(count);
+		gfp = GFP_KERNEL;
+	}
+	l = kvmalloc(struct_size(l, entries, size),
+		     gfp | __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
+	if (l)
+		l->size = size;
+	return l;
+}
+
+static void exec_list_put(struct i915_device *i915, struct i915_exec_list *l)
+{
+	if (l && l->size <= EXEC_LIST_KEEP)
+		l = xchg(&i915->exec_list, l);
+	kvfree(l);
+}
+
+/**
+ * i915_exec_fini - free what execbuffers keep between them
+ * @i915: the device, no execbuffer running any more
+ */
+void i915_exec_fini(struct i915_device *i915)
+{
+	kvfree(xchg(&i915->exec_list, NULL));
+	i915_exec_dups_fini(i915);
+}
+
 static int exec_init(struct i915_exec *eb, struct drm_device *dev,
 		     struct drm_file *file, u32 count)
 {
@@ -220,11 +274,10 @@ static int exec_init(struct i915_exec *eb, struct drm_device *dev,
 	eb->i915 = to_i915(dev);
 	eb->file = file;
 	eb->out_fence_fd = -1;
-	eb->objects = kvcalloc(count, sizeof(*eb->objects),
-			       GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
-			       __GFP_RETRY_MAYFAIL);
-	if (!eb->objects)
+	eb->list = exec_list_get(eb->i915, count);
+	if (!eb->list)
 		return -ENOMEM;
+	eb->objects = eb->list->entries;
 	eb->count = count;
 	return 0;
 }
@@ -245,7 +298,6 @@ static int exec_copy_objects(struct i915_exec *eb, u64 buffers_ptr,
 	struct drm_i915_gem_exec_object2 chunk[EXEC_COPY_CHUNK] = { };
 	void __user *base = u64_to_user_ptr(buffers_ptr);
 	const struct drm_i915_gem_exec_object2 *entry;
-	struct i915_exec_object *eo;
 	unsigned int i, k, n;
 
 	for (i = 0; i < eb->count; i += n) {
@@ -253,31 +305,37 @@ static int exec_copy_objects(struct i915_exec *eb, u64 buffers_ptr,
 		/* v2: one copy; v1: its shorter entries one by one. */
 		if (size == sizeof(*chunk)) {
 			if (copy_from_user(chunk, base + i * size, n * size))
-				return -EFAULT;
+				goto efault;
 		} else {
 			for (k = 0; k < n; k++)
 				if (copy_from_user(&chunk[k],
 						   base + (i + k) * size, size))
-					return -EFAULT;
+					goto efault;
 		}
+		/* Every field written: the array is not zeroed. */
 		for (k = 0; k < n; k++) {
 			entry = &chunk[k];
-			eo = &eb->objects[i + k];
-			eo->handle = entry->handle;
-			eo->relocation_count = entry->relocation_count;
+			eb->objects[i + k] = (struct i915_exec_object) {
+				.handle = entry->handle,
+				.relocation_count = entry->relocation_count,
+				.user_relocs = u64_to_user_ptr(entry->relocs_ptr),
+				.alignment = entry->alignment,
+				.offset = entry->offset,
+				.user_offset_in = entry->offset,
+				.flags = entry->flags,
+				.pad_to_size = entry->pad_to_size,
+				.user_offset = base + (i + k) * size +
+					offsetof(struct drm_i915_gem_exec_object2,
+						 offset),
+			};
 			eb->num_relocs += entry->relocation_count;
-			eo->user_relocs = u64_to_user_ptr(entry->relocs_ptr);
-			eo->alignment = entry->alignment;
-			eo->offset = entry->offset;
-			eo->user_offset_in = entry->offset;
-			eo->flags = entry->flags;
-			eo->pad_to_size = entry->pad_to_size;
-			eo->user_offset = base + (i + k) * size +
-				offsetof(struct drm_i915_gem_exec_object2,
-					 offset);
 		}
 	}
 	return 0;
+
+efault:
+	eb->count = i;	/* exec_fini() looks at the entries written only */
+	return -EFAULT;
 }
 
 /* v1 cliprects: copied in, each a non-empty rectangle as old kernels had. */
@@ -1112,7 +1170,7 @@ static void exec_fini(struct i915_exec *eb)
 	for (i = eb->rq_objects; i < eb->count; i++)
 		if (eb->objects[i].obj)
 			drm_gem_object_put(&eb->objects[i].obj->base);
-	kvfree(eb->objects);
+	exec_list_put(eb->i915, eb->list);
 }
 
 /**

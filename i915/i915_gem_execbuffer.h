@@ -97,6 +97,7 @@ struct i915_exec_handle {
  * struct i915_exec - one execbuffer on its way to the ring
  * @i915: the device
  * @file: the submitting client
+ * @list: the array @objects is in (see exec_list_get())
  * @objects: the object list, copied in
  * @count: entries in @objects
  * @handles: @objects' handles hashed (open addressing, linear probing),
@@ -152,6 +153,7 @@ struct i915_exec_handle {
 struct i915_exec {
 	struct i915_device *i915;
 	struct drm_file *file;
+	struct i915_exec_list *list;
 	struct i915_exec_object *objects;
 	unsigned int count;
 	struct i915_exec_handle *handles;
@@ -190,6 +192,7 @@ struct i915_exec {
 
 /* i915_gem_exec_objects.c: the object list of one execbuffer */
 int i915_exec_lookup(struct i915_exec *eb);
+void i915_exec_dups_fini(struct i915_device *i915);
 int i915_exec_check_batch(struct i915_exec *eb);
 int i915_exec_lock_and_bind(struct i915_exec *eb);
 void i915_exec_unlock_object(struct i915_exec_object *eo);
