@@ -709,30 +709,12 @@ void i915_exec_unlock(struct i915_exec *eb)
 }
 
 /**
- * i915_exec_unpin_fences - drop the fence pins of an execbuffer
- * @eb: the execbuffer, its objects locked, its request (if emitted)
- *	published in their dma_resv
- */
-void i915_exec_unpin_fences(struct i915_exec *eb)
-{
-	struct i915_exec_object *eo;
-	unsigned int i;
-
-	for (i = 0; i < eb->count; i++) {
-		eo = &eb->objects[i];
-		if (!(eo->flags & __EXEC_OBJECT_HAS_FENCE))
-			continue;
-		i915_gem_object_unpin_fence(eo->obj);
-		eo->flags &= ~__EXEC_OBJECT_HAS_FENCE;
-	}
-}
-
-/**
  * i915_exec_pin_fences - fences for the objects flagged NEEDS_FENCE
  * @eb: the execbuffer, its objects locked and bound
  *
  * On Gen3 each tiled object flagged EXEC_OBJECT_NEEDS_FENCE gets a fence
- * register, pinned until i915_exec_unpin_fences() (i915_gem_fence.c);
+ * register, pinned until its object is unlocked (i915_exec_unlock_object(),
+ * which also drops the pins taken before a failure; i915_gem_fence.c);
  * on Gen4 the GPU does not use fences and the flag is ignored, as
  * upstream.
  *
@@ -756,7 +738,6 @@ int i915_exec_pin_fences(struct i915_exec *eb)
 		if (ret) {
 			drm_dbg(&eb->i915->drm, "exec: no fence for handle %u: %d\n",
 				eo->handle, ret);
-			i915_exec_unpin_fences(eb);
 			return ret;
 		}
 		eo->flags |= __EXEC_OBJECT_HAS_FENCE;

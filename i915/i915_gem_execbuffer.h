@@ -200,7 +200,6 @@ void i915_exec_unlock(struct i915_exec *eb);
 int i915_exec_pin_fences(struct i915_exec *eb);
 void i915_exec_object_domains(struct i915_exec *eb,
 			      struct i915_exec_object *eo);
-void i915_exec_unpin_fences(struct i915_exec *eb);
 
 /*
  * Flags of &i915_exec_object.flags beyond the user's: a fence is pinned;
