@@ -274,6 +274,25 @@ struct i915_gpu_error {
 };
 
 /**
+ * struct i915_exec_kept - a buffer kept for the device between execbuffers
+ * @bytes: bytes of @data
+ * @gen: its user's (the duplicate check's generation)
+ * @data: the buffer
+ */
+struct i915_exec_kept {
+	size_t bytes;
+	u32 gen;
+	u8 data[] __aligned(8);
+};
+
+/* The buffers of &i915_device.exec_kept. */
+enum {
+	I915_EXEC_KEPT_LIST,
+	I915_EXEC_KEPT_DUPS,
+	I915_EXEC_KEPT_COUNT
+};
+
+/**
  * struct i915_device - one bound Gen3/Gen4 GPU
  * @drm: the DRM device, embedded
  * @info: static facts about this GPU model
@@ -308,11 +327,9 @@ struct i915_gpu_error {
  *	(i915_gem_userptr.c); taken inside every dma_resv lock, outside
  *	&i915_ring.lock, never around an allocation
  * @shrinker: gives memory back under pressure (i915_gem_shrinker.c)
- * @exec_dups: a table for the execbuffer's duplicate check, kept between
- *	execbuffers, or NULL (taken and given back with xchg();
- *	i915_gem_exec_objects.c)
- * @exec_list: an array for an execbuffer's object list, kept the same way
- *	(i915_gem_execbuffer.c)
+ * @exec_kept: buffers an execbuffer keeps for the next, or NULL: the
+ *	object list's array and the duplicate check's table (taken and given
+ *	back with xchg(), i915_exec_kept_get())
  */
 struct i915_device {
 	struct drm_device drm;
@@ -340,8 +357,7 @@ struct i915_device {
 
 	struct rw_semaphore userptr_sem; /* see above */
 	struct shrinker shrinker;
-	struct i915_exec_dups *exec_dups;
-	struct i915_exec_list *exec_list;
+	struct i915_exec_kept *exec_kept[I915_EXEC_KEPT_COUNT];
 };
 
 static inline struct i915_device *to_i915(const struct drm_device *dev)

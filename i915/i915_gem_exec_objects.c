@@ -90,75 +90,78 @@ static unsigned int exec_hash_bits(const struct i915_exec *eb)
  */
 #define EXEC_SHORT_LIST	8
 
+/**
+ * i915_exec_kept_get - a buffer kept for the device between execbuffers
+ * @slot: where the device keeps it (&i915_device.exec_kept)
+ * @bytes: bytes needed
+ * @keep: the largest buffer the device keeps
+ *
+ * Takes the kept buffer with xchg() if it is large enough (a concurrent
+ * execbuffer finds none and allocates its own), so that a long object
+ * list does not allocate, and have zeroed, its arrays every time.  A
+ * buffer that is allocated is zeroed; one of more than @keep bytes,
+ * sized by the caller's list, is charged to the caller's cgroup and
+ * freed again by i915_exec_kept_put().
+ *
+ * Return: the buffer, with at least @bytes of &i915_exec_kept.data, or
+ * NULL.
+ */
+struct i915_exec_kept *i915_exec_kept_get(struct i915_exec_kept **slot,
+					  size_t bytes, size_t keep)
+{
+	gfp_t gfp = GFP_KERNEL_ACCOUNT;
+	struct i915_exec_kept *k;
+
+	if (bytes <= keep) {
+		k = xchg(slot, NULL);
+		if (k && k->bytes >= bytes)
+			return k;
+		kvfree(k);
+		bytes = max(bytes, min_t(size_t, roundup_pow_of_two(bytes), keep));
+		gfp = GFP_KERNEL;
+	}
+	k = kvzalloc(struct_size(k, data, bytes),
+		     gfp | __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
+	if (k)
+		k->bytes = bytes;
+	return k;
+}
+
+/**
+ * i915_exec_kept_put - give back a buffer of i915_exec_kept_get()
+ * @slot: where the device keeps it
+ * @k: the buffer, or NULL
+ * @keep: the largest buffer the device keeps
+ */
+void i915_exec_kept_put(struct i915_exec_kept **slot,
+			struct i915_exec_kept *k, size_t keep)
+{
+	if (k && k->bytes <= keep)
+		k = xchg(slot, k);
+	kvfree(k);
+}
+
 /*
- * The table of long lists' objects for the duplicate check: open
- * addressing, a slot free unless it holds this check's generation, so
- * that a table is reused without being cleared.  One table is kept for
- * the device between execbuffers (&i915_device.exec_dups, taken and
- * given back with xchg(): a concurrent execbuffer allocates its own),
- * up to EXEC_DUPS_KEEP_BITS slots; larger ones, sized by the caller's
- * list, are allocated for the one execbuffer and charged to its cgroup.
+ * The table of long lists' objects for the duplicate check (a buffer of
+ * i915_exec_kept_get()): open addressing, a slot free unless it holds
+ * this check's generation (&i915_exec_kept.gen), so that a kept table
+ * is used again without being cleared.
  */
 struct exec_dup_slot {
 	const struct i915_gem_object *obj;
 	u32 gen;
 };
 
-struct i915_exec_dups {
-	unsigned int bits;
-	u32 gen;
-	struct exec_dup_slot slots[];
-};
-
-#define EXEC_DUPS_KEEP_BITS	12	/* 4096 slots, 64 KiB */
-
-static struct i915_exec_dups *exec_dups_get(struct i915_device *i915,
-					    unsigned int bits)
-{
-	struct i915_exec_dups *d = xchg(&i915->exec_dups, NULL);
-
-	if (d && d->bits >= bits) {
-		if (!++d->gen) {	/* wrapped: every slot free again */
-			memset(d->slots, 0, sizeof(*d->slots) << d->bits);
-			d->gen = 1;
-		}
-		return d;
-	}
-	kvfree(d);
-	d = kvzalloc(struct_size(d, slots, 1UL << bits),
-		     bits > EXEC_DUPS_KEEP_BITS ? GFP_KERNEL_ACCOUNT :
-						  GFP_KERNEL);
-	if (d) {
-		d->bits = bits;
-		d->gen = 1;
-	}
-	return d;
-}
-
-static void exec_dups_put(struct i915_device *i915, struct i915_exec_dups *d)
-{
-	if (d->bits <= EXEC_DUPS_KEEP_BITS)
-		d = xchg(&i915->exec_dups, d);
-	kvfree(d);
-}
-
-/**
- * i915_exec_dups_fini - free the device's table of the duplicate check
- * @i915: the device, no execbuffer running any more
- */
-void i915_exec_dups_fini(struct i915_device *i915)
-{
-	kvfree(xchg(&i915->exec_dups, NULL));
-}
+#define EXEC_DUPS_KEEP	(sizeof(struct exec_dup_slot) << 12)	/* 64 KiB */
 
 /* An object listed twice, under one handle or two, is -EINVAL. */
 static int exec_check_duplicates(struct i915_exec *eb)
 {
 	struct i915_gem_object *obj;
-	struct exec_dup_slot *slot;
-	struct i915_exec_dups *d;
+	struct exec_dup_slot *slots, *slot;
+	unsigned int bits, i, j;
+	struct i915_exec_kept *k;
 	unsigned long mask, h;
-	unsigned int i, j;
 	int ret = 0;
 
 	if (eb->count <= EXEC_SHORT_LIST) {
@@ -169,17 +172,24 @@ static int exec_check_duplicates(struct i915_exec *eb)
 		return 0;
 	}
 
-	d = exec_dups_get(eb->i915, exec_hash_bits(eb));
-	if (!d)
+	bits = exec_hash_bits(eb);
+	k = i915_exec_kept_get(&eb->i915->exec_kept[I915_EXEC_KEPT_DUPS],
+			       sizeof(*slots) << bits, EXEC_DUPS_KEEP);
+	if (!k)
 		return -ENOMEM;
-	mask = BIT(d->bits) - 1;
+	if (!++k->gen) {	/* wrapped: every slot free again */
+		memset(k->data, 0, k->bytes);
+		k->gen = 1;
+	}
+	slots = (struct exec_dup_slot *)k->data;
+	mask = BIT(bits) - 1;
 	for (i = 0; i < eb->count && !ret; i++) {
 		obj = eb->objects[i].obj;
-		for (h = hash_ptr(obj, d->bits);; h = (h + 1) & mask) {
-			slot = &d->slots[h];
-			if (slot->gen != d->gen) {
+		for (h = hash_ptr(obj, bits);; h = (h + 1) & mask) {
+			slot = &slots[h];
+			if (slot->gen != k->gen) {
 				slot->obj = obj;
-				slot->gen = d->gen;
+				slot->gen = k->gen;
 				break;
 			}
 			if (slot->obj == obj) {
@@ -188,7 +198,8 @@ static int exec_check_duplicates(struct i915_exec *eb)
 			}
 		}
 	}
-	exec_dups_put(eb->i915, d);
+	i915_exec_kept_put(&eb->i915->exec_kept[I915_EXEC_KEPT_DUPS], k,
+			   EXEC_DUPS_KEEP);
 	if (!ret)
 		return 0;
 

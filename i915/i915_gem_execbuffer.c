@@ -214,48 +214,11 @@ static int exec_check_submit(struct i915_exec *eb, u64 context)
 }
 
 /*
- * The object list's array.  One is kept for the device between
- * execbuffers (&i915_device.exec_list, taken and given back with xchg():
- * a concurrent execbuffer allocates its own), so that a long list does
- * not allocate, and have zeroed, a hundred KiB each time; lists of more
- * than EXEC_LIST_KEEP entries get one of their own, charged to the
- * caller's cgroup.  exec_copy_objects() writes every entry it keeps.
+ * The object list's array, a buffer of i915_exec_kept_get(): lists of up
+ * to EXEC_LIST_KEEP entries use the device's, longer ones get their own.
+ * exec_copy_objects() writes every entry it keeps.
  */
-struct i915_exec_list {
-	unsigned int size;
-	struct i915_exec_object entries[];
-};
-
-#define EXEC_LIST_KEEP	1024
-
-static struct i915_exec_list *exec_list_get(struct i915_device *i915,
-					    unsigned int count)
-{
-	struct i915_exec_list *l = NULL;
-	unsigned int size = count;
-	gfp_t gfp = GFP_KERNEL_ACCOUNT;
-
-	if (count <= EXEC_LIST_KEEP) {
-		l = xchg(&i915->exec_list, NULL);
-		if (l && l->size >= count)
-			return l;
-		kvfree(l);
-		size = roundup_pow_of_two(count);
-		gfp = GFP_KERNEL;
-	}
-	l = kvmalloc(struct_size(l, entries, size),
-		     gfp | __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
-	if (l)
-		l->size = size;
-	return l;
-}
-
-static void exec_list_put(struct i915_device *i915, struct i915_exec_list *l)
-{
-	if (l && l->size <= EXEC_LIST_KEEP)
-		l = xchg(&i915->exec_list, l);
-	kvfree(l);
-}
+#define EXEC_LIST_KEEP	(1024 * sizeof(struct i915_exec_object))
 
 /**
  * i915_exec_fini - free what execbuffers keep between them
@@ -263,8 +226,10 @@ static void exec_list_put(struct i915_device *i915, struct i915_exec_list *l)
  */
 void i915_exec_fini(struct i915_device *i915)
 {
-	kvfree(xchg(&i915->exec_list, NULL));
-	i915_exec_dups_fini(i915);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(i915->exec_kept); i++)
+		kvfree(xchg(&i915->exec_kept[i], NULL));
 }
 
 static int exec_init(struct i915_exec *eb, struct drm_device *dev,
@@ -274,10 +239,12 @@ static int exec_init(struct i915_exec *eb, struct drm_device *dev,
 	eb->i915 = to_i915(dev);
 	eb->file = file;
 	eb->out_fence_fd = -1;
-	eb->list = exec_list_get(eb->i915, count);
+	eb->list = i915_exec_kept_get(&eb->i915->exec_kept[I915_EXEC_KEPT_LIST],
+				      array_size(count, sizeof(*eb->objects)),
+				      EXEC_LIST_KEEP);
 	if (!eb->list)
 		return -ENOMEM;
-	eb->objects = eb->list->entries;
+	eb->objects = (struct i915_exec_object *)eb->list->data;
 	eb->count = count;
 	return 0;
 }
@@ -1170,7 +1137,8 @@ static void exec_fini(struct i915_exec *eb)
 	for (i = eb->rq_objects; i < eb->count; i++)
 		if (eb->objects[i].obj)
 			drm_gem_object_put(&eb->objects[i].obj->base);
-	exec_list_put(eb->i915, eb->list);
+	i915_exec_kept_put(&eb->i915->exec_kept[I915_EXEC_KEPT_LIST], eb->list,
+			   EXEC_LIST_KEEP);
 }
 
 /**

@@ -97,7 +97,7 @@ struct i915_exec_handle {
  * struct i915_exec - one execbuffer on its way to the ring
  * @i915: the device
  * @file: the submitting client
- * @list: the array @objects is in (see exec_list_get())
+ * @list: the buffer @objects is in (i915_exec_kept_get())
  * @objects: the object list, copied in
  * @count: entries in @objects
  * @handles: @objects' handles hashed (open addressing, linear probing),
@@ -153,7 +153,7 @@ struct i915_exec_handle {
 struct i915_exec {
 	struct i915_device *i915;
 	struct drm_file *file;
-	struct i915_exec_list *list;
+	struct i915_exec_kept *list;
 	struct i915_exec_object *objects;
 	unsigned int count;
 	struct i915_exec_handle *handles;
@@ -192,7 +192,10 @@ struct i915_exec {
 
 /* i915_gem_exec_objects.c: the object list of one execbuffer */
 int i915_exec_lookup(struct i915_exec *eb);
-void i915_exec_dups_fini(struct i915_device *i915);
+struct i915_exec_kept *i915_exec_kept_get(struct i915_exec_kept **slot,
+					  size_t bytes, size_t keep);
+void i915_exec_kept_put(struct i915_exec_kept **slot,
+			struct i915_exec_kept *k, size_t keep);
 int i915_exec_check_batch(struct i915_exec *eb);
 int i915_exec_lock_and_bind(struct i915_exec *eb);
 void i915_exec_unlock_object(struct i915_exec_object *eo);
