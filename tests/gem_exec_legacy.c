@@ -623,13 +623,19 @@ static void subtest_pin_other_file(void)
 	close(fd);
 }
 
-/* closing a pinned object's last handle frees it (no pin leak) */
+/*
+ * Closing a pinned object's last handle frees it (no pin leak).  The
+ * objects of the subtests before, which their last requests may still
+ * hold, are let go first: the count must fall by this object alone.
+ */
 static void subtest_pin_close(void)
 {
 	int fd = drm_open_driver();
-	uint32_t handle = gem_create(fd, 4 * PAGE_SZ);
+	uint32_t handle;
 	long long count, bytes;
 
+	gem_quiescent_gpu(fd);
+	handle = gem_create(fd, 4 * PAGE_SZ);
 	igt_gem_objects(fd, &count, &bytes);
 	gem_pin(fd, handle, 0);
 	gem_close(fd, handle);
