@@ -372,16 +372,14 @@ int i915_exec_lookup(struct i915_exec *eb)
 }
 
 /**
- * i915_exec_check_batch - find and check the batch, complete the domains
+ * i915_exec_check_batch - find and check the batch
  * @eb: the execbuffer, its relocations checked, no lock held
  *
  * The batch is the last object (the first with I915_EXEC_BATCH_FIRST);
  * [batch_start, batch_start + batch_len) must lie inside it (batch_len 0
  * means up to its end) and it must not be written by its own execbuffer.
- * Then each object's domains are completed: the batch is read as
- * commands, an EXEC_OBJECT_WRITE object is written through the render
- * cache, an object that no relocation names is read through it, and every
- * object with a write domain is marked EXEC_OBJECT_WRITE.
+ * It is read as commands; the other domains are completed as each
+ * object is locked (exec_complete_domains()).
  *
  * Return: 0, or -EINVAL for a bad batch.
  */
@@ -389,7 +387,6 @@ int i915_exec_check_batch(struct i915_exec *eb)
 {
 	struct i915_exec_object *eo;
 	u64 size;
-	unsigned int i;
 
 	eb->batch = eb->flags & I915_EXEC_BATCH_FIRST ? 0 : eb->count - 1;
 	eo = &eb->objects[eb->batch];
@@ -403,17 +400,6 @@ int i915_exec_check_batch(struct i915_exec *eb)
 	if (!eb->batch_len)
 		eb->batch_len = size - eb->batch_start;
 	eo->read_domains |= I915_GEM_DOMAIN_COMMAND;
-
-	for (i = 0; i < eb->count; i++) {
-		eo = &eb->objects[i];
-		if ((eo->flags & EXEC_OBJECT_WRITE) && !eo->write_domain)
-			eo->write_domain = I915_GEM_DOMAIN_RENDER;
-		if (eo->write_domain)
-			eo->flags |= EXEC_OBJECT_WRITE;
-		eo->read_domains |= eo->write_domain;
-		if (!eo->read_domains)
-			eo->read_domains = I915_GEM_DOMAIN_RENDER;
-	}
 	return 0;
 }
 
@@ -532,17 +518,19 @@ static void exec_placed(struct i915_exec *eb, struct i915_exec_object *eo)
  * pass does not touch it again (nothing can unbind an object we hold
  * locked; an eviction passes over it).
  */
-static void exec_place_early(struct i915_exec *eb,
+static bool exec_place_early(struct i915_exec *eb,
 			     struct i915_exec_object *eo)
 {
 	struct i915_gtt_place place;
 
 	eo->flags &= ~__EXEC_OBJECT_PLACED;
-	if (eb->num_fixed)
-		return;
+	if (eb->num_fixed || !drm_mm_node_allocated(&eo->obj->gtt_node))
+		return false;
 	exec_place(eb, eo, &place);
-	if (i915_gtt_placed_locked(eo->obj, &place))
-		exec_placed(eb, eo);
+	if (!i915_gtt_placed_locked(eo->obj, &place))
+		return false;
+	exec_placed(eb, eo);
+	return true;
 }
 
 static int exec_bind_one(struct i915_exec *eb, struct i915_exec_object *eo)
@@ -607,6 +595,25 @@ static int exec_unbind_movable(struct i915_exec *eb)
 	return 0;
 }
 
+/*
+ * The domains the entry left open, filled in (in the lock loop, which
+ * touches every entry anyway; the same result when done again after a
+ * restart): an EXEC_OBJECT_WRITE object is written through the render
+ * cache, an object that no relocation names is read through it, and an
+ * object with a write domain is marked EXEC_OBJECT_WRITE, which the
+ * fences and dependencies of the request follow.
+ */
+static void exec_complete_domains(struct i915_exec_object *eo)
+{
+	if ((eo->flags & EXEC_OBJECT_WRITE) && !eo->write_domain)
+		eo->write_domain = I915_GEM_DOMAIN_RENDER;
+	if (eo->write_domain)
+		eo->flags |= EXEC_OBJECT_WRITE;
+	eo->read_domains |= eo->write_domain;
+	if (!eo->read_domains)
+		eo->read_domains = I915_GEM_DOMAIN_RENDER;
+}
+
 /**
  * i915_exec_object_domains - section 7.3.1 B for one entry
  * @eb: the execbuffer, gathering the GPU caches to flush and invalidate
@@ -632,8 +639,9 @@ void i915_exec_object_domains(struct i915_exec *eb,
  * @eb: the execbuffer, its acquire context initialised
  *
  * Locks each object through @eb->ww and reserves a fence slot in it
- * (noting whether any is exported, and, in a list without softpinned
- * objects, which are bound where they may stay), then binds the rest:
+ * (completing its entry's domains, noting whether any object is
+ * exported, and, in a list without softpinned objects, which are bound
+ * where they may stay), then binds the rest (if any):
  * softpinned objects at their addresses, then the others, evicting
  * other objects when the GTT is full; if that fails for lack of room, the
  * execbuffer's own movable objects are unbound (once idle) and everything
@@ -652,8 +660,8 @@ void i915_exec_object_domains(struct i915_exec *eb,
 int i915_exec_lock_and_bind(struct i915_exec *eb)
 {
 	struct i915_exec_object *eo;
+	unsigned int i, placed = 0;
 	struct exec_fit fit;
-	unsigned int i;
 	int ret;
 
 	exec_fit_init(eb, &fit);
@@ -671,14 +679,15 @@ int i915_exec_lock_and_bind(struct i915_exec *eb)
 		if (ret)
 			return ret;
 		exec_fit_add(&fit, eo);
+		exec_complete_domains(eo);
 		eb->exported |= eo->obj->exported;
-		exec_place_early(eb, eo);
+		placed += exec_place_early(eb, eo);
 	}
 
 	ret = exec_check_fixed_overlap(eb, true);
 	if (!ret)
 		ret = exec_fit_check(eb, &fit);
-	if (ret)
+	if (ret || placed == eb->count)
 		return ret;
 	ret = exec_bind_pass(eb);
 	if (ret != -ENOSPC)

@@ -942,14 +942,17 @@ static int exec_locked(struct i915_exec *eb)
 
 /*
  * The objects' GTT addresses, where they differ from the entry's offset
- * as the user gave it (the others would write the same value back); a
- * fault is ignored, as upstream does.
+ * as the user gave it (the others would write the same value back;
+ * none does unless an object was placed away from its entry's offset:
+ * @eb->moved); a fault is ignored, as upstream does.
  */
 static void exec_write_back_offsets(struct i915_exec *eb)
 {
 	const struct i915_exec_object *eo;
 	unsigned int i;
 
+	if (!eb->moved)
+		return;
 	for (i = 0; i < eb->count; i++) {
 		eo = &eb->objects[i];
 		if (eo->offset == eo->user_offset_in)
