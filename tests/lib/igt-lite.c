@@ -129,9 +129,12 @@ double igt_now(void)
 void igt_sleep_ms(unsigned int ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
+	int ret;
 
-	while (nanosleep(&ts, &ts) && errno == EINTR)
+	while ((ret = nanosleep(&ts, &ts)) && errno == EINTR)
 		;
+	/* A sleep that did not sleep would make a test pass or fail for nothing. */
+	igt_assert_f(!ret, "nanosleep: %s", strerror(errno));
 }
 
 static const char *basename_of(const char *path)
