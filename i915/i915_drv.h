@@ -751,8 +751,6 @@ void i915_irq_user_disarm(struct i915_device *i915);
 /* i915_gtt.c */
 int i915_gtt_init(struct i915_device *i915);
 void i915_gtt_fini(struct i915_device *i915);
-bool i915_gtt_placed_locked(struct i915_gem_object *obj,
-			    const struct i915_gtt_place *place);
 int i915_gtt_bind_locked(struct i915_gem_object *obj,
 			 const struct i915_gtt_place *place,
 			 struct i915_ww *ww);
@@ -761,12 +759,50 @@ int i915_gtt_unbind_idle_locked(struct i915_gem_object *obj);
 void i915_gtt_touch(struct i915_gem_object *obj);
 u64 i915_gtt_lru_stamp(struct i915_device *i915);
 void i915_gtt_lru_settle(struct i915_gtt *gtt);
-u64 i915_gtt_place_end(const struct i915_gtt *gtt,
-		       const struct i915_gtt_place *place);
 int i915_gtt_evict_all(struct i915_device *i915);
 int i915_gtt_set_range(struct i915_device *i915, u64 start, u64 end);
 void i915_gtt_suspend(struct i915_device *i915);
 void i915_gtt_resume(struct i915_device *i915);
+
+/**
+ * i915_gtt_place_end - the end of the range a binding may take
+ * @gtt: the GTT
+ * @place: the binding's constraints
+ *
+ * Return: the end of the managed range, or @place's limit below it.
+ */
+static inline u64 i915_gtt_place_end(const struct i915_gtt *gtt,
+				     const struct i915_gtt_place *place)
+{
+	return place->end ? min(place->end, gtt->end) : gtt->end;
+}
+
+/**
+ * i915_gtt_placed_locked - is an object bound where a binding may be?
+ * @obj: the object, its dma_resv lock held
+ * @place: the size, alignment or fixed address the binding needs
+ *
+ * Inline, with i915_gtt_place_end(): an execbuffer asks it of each
+ * object of its list.
+ *
+ * Return: true if @obj is bound and i915_gtt_bind_locked() with @place
+ * would leave it where it is.
+ */
+static inline bool i915_gtt_placed_locked(struct i915_gem_object *obj,
+					  const struct i915_gtt_place *place)
+{
+	const struct drm_mm_node *node = &obj->gtt_node;
+
+	dma_resv_assert_held(obj->base.resv);
+
+	if (!drm_mm_node_allocated(node) || node->size < place->size ||
+	    node->start + node->size >
+	    i915_gtt_place_end(&obj_to_i915(obj)->gtt, place))
+		return false;
+	if (place->alignment && !IS_ALIGNED(node->start, place->alignment))
+		return false;
+	return !place->fixed || node->start == place->offset;
+}
 
 /**
  * i915_gtt_mark_used - note a use of a bound object, lazily

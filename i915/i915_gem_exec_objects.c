@@ -475,7 +475,7 @@ static bool exec_needs_fence_place(const struct i915_exec *eb,
 {
 	const struct i915_device_info *info = eb->i915->info;
 
-	return info->gen < 4 && eo->obj->tiling != I915_TILING_NONE &&
+	return eo->obj->tiling != I915_TILING_NONE && info->gen < 4 &&
 	       (eo->flags & EXEC_OBJECT_NEEDS_FENCE ||
 		info->unfenced_needs_alignment);
 }
@@ -525,7 +525,7 @@ static bool exec_place_early(struct i915_exec *eb,
 
 	eo->flags &= ~__EXEC_OBJECT_PLACED;
 	if (eb->num_fixed || !drm_mm_node_allocated(&eo->obj->gtt_node))
-		return false;
+		return false;	/* the bind pass places it */
 	exec_place(eb, eo, &place);
 	if (!i915_gtt_placed_locked(eo->obj, &place))
 		return false;

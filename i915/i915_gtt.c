@@ -299,19 +299,6 @@ static int gtt_map_pages(struct i915_gem_object *obj)
 	return 0;
 }
 
-/**
- * i915_gtt_place_end - the end of the range a binding may take
- * @gtt: the GTT
- * @place: the binding's constraints
- *
- * Return: the end of the managed range, or @place's limit below it.
- */
-u64 i915_gtt_place_end(const struct i915_gtt *gtt,
-		       const struct i915_gtt_place *place)
-{
-	return place->end ? min(place->end, gtt->end) : gtt->end;
-}
-
 /* One attempt at the allocator, without evicting. */
 static int gtt_insert_node(struct i915_gem_object *obj,
 			   const struct i915_gtt_place *place)
@@ -386,39 +373,6 @@ static void gtt_write_entries(struct i915_gem_object *obj)
 			   obj->gtt_dma, obj_npages(obj), caching);
 }
 
-/* Does the object's current node satisfy @place? */
-static bool gtt_misplaced(struct i915_gem_object *obj,
-			  const struct i915_gtt_place *place)
-{
-	const struct drm_mm_node *node = &obj->gtt_node;
-
-	if (node->size < place->size ||
-	    node->start + node->size > i915_gtt_place_end(obj_gtt(obj), place))
-		return true;
-	if (place->alignment && !IS_ALIGNED(node->start, place->alignment))
-		return true;
-	if (place->end && node->start + node->size > place->end)
-		return true;
-	return place->fixed && node->start != place->offset;
-}
-
-/**
- * i915_gtt_placed_locked - is an object bound where a binding may be?
- * @obj: the object, its dma_resv lock held
- * @place: the size, alignment or fixed address the binding needs
- *
- * Return: true if @obj is bound and i915_gtt_bind_locked() with @place
- * would leave it where it is.
- */
-bool i915_gtt_placed_locked(struct i915_gem_object *obj,
-			    const struct i915_gtt_place *place)
-{
-	dma_resv_assert_held(obj->base.resv);
-
-	return drm_mm_node_allocated(&obj->gtt_node) &&
-	       !gtt_misplaced(obj, place);
-}
-
 /**
  * i915_gtt_bind_locked - give an object a GTT address
  * @obj: the object, its dma_resv lock held through @ww
@@ -444,7 +398,7 @@ int i915_gtt_bind_locked(struct i915_gem_object *obj,
 	dma_resv_assert_held(obj->base.resv);
 
 	if (drm_mm_node_allocated(&obj->gtt_node)) {
-		if (!gtt_misplaced(obj, place))
+		if (i915_gtt_placed_locked(obj, place))
 			return 0;
 		if (obj->pin_count)
 			return -EINVAL;
