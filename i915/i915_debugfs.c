@@ -12,6 +12,8 @@
  * (the breadcrumb, the hang checks run so far and every request not yet
  * retired, with its age),
  * i915_ring (the ring's registers and the driver's view of it),
+ * i915_shrinker_info (the shrinker's seeks and batch, as upstream, and
+ * the objects it has claimed and unbound so far),
  * i915_swizzle_info (the bit-6 swizzling of X and Y tiling, as upstream
  * prints it, and "L-shaped memory detected" where detection failed),
  * i915_wa_registers (the context workarounds per engine, as upstream
@@ -169,6 +171,24 @@ static int i915_exec_stats_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
+/*
+ * Upstream's two lines, and how many objects the shrinker has claimed
+ * and unbound so far (gem_exec_evict lru_order tells by them whether the
+ * shrinker worked beside its eviction).
+ */
+static int i915_shrinker_info_show(struct seq_file *m, void *unused)
+{
+	struct i915_device *i915 = node_to_i915(m);
+
+	seq_printf(m, "seeks = %d\n", i915->shrinker.seeks);
+	seq_printf(m, "batch = %ld\n", i915->shrinker.batch);
+	seq_printf(m, "claimed = %ld\n",
+		   atomic_long_read(&i915->shrink_claimed));
+	seq_printf(m, "unbound = %ld\n",
+		   atomic_long_read(&i915->shrink_unbound));
+	return 0;
+}
+
 static int i915_gem_fence_regs_show(struct seq_file *m, void *data)
 {
 	struct drm_printer p = drm_seq_file_printer(m);
@@ -230,6 +250,7 @@ static const struct drm_info_list i915_debugfs_list[] = {
 	{ "i915_interrupt_info", i915_interrupt_info_show, 0 },
 	{ "i915_requests", i915_requests_show, 0 },
 	{ "i915_ring", i915_ring_show, 0 },
+	{ "i915_shrinker_info", i915_shrinker_info_show, 0 },
 	{ "i915_swizzle_info", i915_swizzle_info_show, 0 },
 	{ "i915_wa_registers", i915_wa_registers_show, 0 },
 };

@@ -327,6 +327,9 @@ enum {
  *	(i915_gem_userptr.c); taken inside every dma_resv lock, outside
  *	&i915_ring.lock, never around an allocation
  * @shrinker: gives memory back under pressure (i915_gem_shrinker.c)
+ * @shrink_claimed: objects the shrinker has claimed so far (debugfs
+ *	i915_shrinker_info): each one an evictor had to pass over meanwhile
+ * @shrink_unbound: of those, the objects it unbound
  * @exec_kept: buffers an execbuffer keeps for the next, or NULL: the
  *	object list's array and the duplicate check's table (taken and given
  *	back with xchg(), i915_exec_kept_get())
@@ -357,6 +360,8 @@ struct i915_device {
 
 	struct rw_semaphore userptr_sem; /* see above */
 	struct shrinker shrinker;
+	atomic_long_t shrink_claimed;
+	atomic_long_t shrink_unbound;
 	struct i915_exec_kept *exec_kept[I915_EXEC_KEPT_COUNT];
 };
 

@@ -205,7 +205,7 @@ static void shrink_claim(struct i915_device *i915, bool purge,
 			 unsigned long target, struct list_head *victims)
 {
 	struct i915_gem_object *obj;
-	unsigned long pages = 0;
+	unsigned long pages = 0, claimed = 0;
 
 	if (purge) {
 		spin_lock(&i915->obj_lock);
@@ -215,10 +215,13 @@ static void shrink_claim(struct i915_device *i915, bool purge,
 			/* idle is checked later: no fence under obj_lock */
 			if (obj->evicting || !purgeable(obj) || !unpinned(obj))
 				continue;
-			if (i915_gem_evict_claim(obj, victims))
+			if (i915_gem_evict_claim(obj, victims)) {
 				pages += obj_npages(obj);
+				claimed++;
+			}
 		}
 		spin_unlock(&i915->obj_lock);
+		atomic_long_add(claimed, &i915->shrink_claimed);
 		return;
 	}
 
@@ -228,9 +231,12 @@ static void shrink_claim(struct i915_device *i915, bool purge,
 			break;
 		if (obj->evicting || !unpinned(obj) || !idle(obj))
 			continue;
-		if (i915_gem_evict_claim(obj, victims))
+		if (i915_gem_evict_claim(obj, victims)) {
 			pages += obj_npages(obj);
+			claimed++;
+		}
 	}
+	atomic_long_add(claimed, &i915->shrink_claimed);
 }
 
 /*
@@ -238,7 +244,8 @@ static void shrink_claim(struct i915_device *i915, bool purge,
  * trylocked unless @wait), purge it in the first pass (@purge), release
  * every claim.  Return: the pages given back.
  */
-static unsigned long shrink_victims(struct list_head *victims, bool purge,
+static unsigned long shrink_victims(struct i915_device *i915,
+				    struct list_head *victims, bool purge,
 				    bool wait)
 {
 	struct i915_gem_object *obj, *next;
@@ -259,6 +266,7 @@ static unsigned long shrink_victims(struct list_head *victims, bool purge,
 				if (purge)
 					object_purge(obj);
 				freed += obj_npages(obj);
+				atomic_long_inc(&i915->shrink_unbound);
 			}
 			dma_resv_unlock(obj->base.resv);
 		}
@@ -289,7 +297,7 @@ static unsigned long shrink(struct i915_device *i915, unsigned long target,
 		shrink_claim(i915, purge, target - freed, &victims);
 		mutex_unlock(&gtt->lock);
 
-		freed += shrink_victims(&victims, purge, wait);
+		freed += shrink_victims(i915, &victims, purge, wait);
 	}
 	return freed;
 }
