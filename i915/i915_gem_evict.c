@@ -44,17 +44,22 @@ static struct i915_device *gtt_to_i915(struct i915_gtt *gtt)
 
 /*
  * May the scan consider @obj?  Under the GTT lock; @pin_count is read
- * without the object's lock and checked again once it is taken.
+ * without the object's lock and checked again once it is taken.  The
+ * lock a backoff kept (&i915_ww.prelocked) is the caller's own: that
+ * object is as evictable as an unlocked one, and passing over it would
+ * evict a more recently used object in its place.
  */
 static bool evict_candidate(struct i915_gem_object *obj, struct i915_ww *ww,
 			    bool busy)
 {
+	bool kept = ww && obj == ww->prelocked;
+
 	if (READ_ONCE(obj->pin_count) || obj->evicting ||
 	    i915_ww_holds(ww, obj))
 		return false;
 	if (busy)
 		return true;
-	return !dma_resv_is_locked(obj->base.resv) &&
+	return (kept || !dma_resv_is_locked(obj->base.resv)) &&
 	       dma_resv_test_signaled(obj->base.resv, DMA_RESV_USAGE_BOOKKEEP);
 }
 

@@ -393,7 +393,10 @@ static int gtt_nodes_of_size(int fd, uint64_t size)
  * shrinker runs at any moment, may see either take what the other left.
  * A round during which the shrinker claimed anything (debugfs
  * i915_shrinker_info) proves nothing either way and is run again; a
- * round without it must keep the order.
+ * round without it must keep the order.  On the debug lane's kernel a
+ * ww lock of an eviction victim answers -EDEADLK now and then, and the
+ * execbuffer backs off keeping that victim locked: it must stay a
+ * victim (once A5 was evicted in its place).
  */
 #define LRU_N		6
 #define LRU_A		(1ull << 20)
@@ -429,6 +432,7 @@ static bool check_lru(int fd, const char *when, bool b_evicted)
 static bool lru_round(int fd)
 {
 	struct drm_i915_gem_exec_object2 obj[LRU_N + 1];
+	static char map[64 << 10];
 	uint32_t a[LRU_N], b[LRU_N], big;
 	bool held;
 	int i;
@@ -442,11 +446,19 @@ static bool lru_round(int fd)
 	igt_assert_ok(exec_objects(fd, b, LRU_N, obj));
 	igt_assert_ok(exec_objects(fd, a, LRU_N, obj));	/* A used last */
 	held = check_lru(fd, "A, B, A executed", false);
+	igt_assert(igt_debugfs_read(fd, "i915_gtt", map, sizeof(map)) > 0);
 
 	/* 16 MiB managed, 12.4 MiB bound: 6 MiB more needs evictions */
 	big = gem_create(fd, 6ull << 20);
 	igt_assert_ok(exec_objects(fd, &big, 1, obj));
 	held &= check_lru(fd, "6 MiB executed", true);
+	if (!held) {
+		/* where each was, for the log: A 0x100000, B 0x110000 */
+		igt_info("before the 6 MiB exec:\n%s", map);
+		igt_assert(igt_debugfs_read(fd, "i915_gtt", map,
+					    sizeof(map)) > 0);
+		igt_info("after it:\n%s", map);
+	}
 	igt_assert(gtt_nodes_of_size(fd, LRU_A) +
 		   gtt_nodes_of_size(fd, LRU_B) < 2 * LRU_N);
 
