@@ -337,15 +337,21 @@ static __always_inline bool
 reloc_repeat_check(const struct reloc_repeat *r, struct i915_exec_object *src,
 		   const struct drm_i915_gem_relocation_entry *reloc)
 {
-	if (r->target_offset == U64_MAX ||
-	    reloc->target_handle != r->handle ||
-	    reloc->read_domains != r->read_domains ||
-	    reloc->write_domain != r->write_domain ||
-	    !IS_ALIGNED(reloc->offset, sizeof(u32)) ||
-	    reloc->offset > r->last_dword)
+	/*
+	 * One test of all the differences, not one branch each: under TCG
+	 * every conditional branch ends a translation block, and this runs
+	 * for every entry.
+	 */
+	u32 diff = (reloc->target_handle ^ r->handle) |
+		   (reloc->read_domains ^ r->read_domains) |
+		   (reloc->write_domain ^ r->write_domain) |
+		   (lower_32_bits(reloc->offset) & (sizeof(u32) - 1)) |
+		   (reloc->offset > r->last_dword) |
+		   (r->target_offset == U64_MAX);
+
+	if (diff)
 		return false;
-	if (reloc->presumed_offset != r->target_offset)
-		src->relocs_stale = true;
+	src->relocs_stale |= reloc->presumed_offset != r->target_offset;
 	return true;
 }
 
