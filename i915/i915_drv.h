@@ -16,6 +16,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_mm.h>
 #include <drm/drm_print.h>
+#include <uapi/drm/i915_drm.h>
 #include <linux/dma-fence.h>
 #include <linux/llist.h>
 #include <linux/mmu_notifier.h>
@@ -654,29 +655,35 @@ struct i915_mmap_offset;
  */
 struct i915_gem_object {
 	struct drm_gem_object base;
-	const struct i915_gem_object_ops *ops;
 	struct page **pages;
 	struct sg_table *sgt;
 	struct i915_gem_userptr userptr;
 	unsigned int pages_pin_count;
+	/*
+	 * What an execbuffer reads of each object, in one cache line with
+	 * the start and size of @gtt_node (i915_gem_exec_objects.c): with
+	 * a thousand objects per execbuffer, every line touched per object
+	 * counts.
+	 */
+	const struct i915_gem_object_ops *ops ____cacheline_aligned;
 	u32 read_domains;
 	u32 write_domain;
 	u32 cache_level;
+	unsigned int pin_count;
+	u32 tiling;
+	bool exported;
+	u64 lru_used;
 	struct drm_mm_node gtt_node;
 	dma_addr_t *gtt_dma;
-	unsigned int pin_count;
 	u64 pin_owner;
 	struct list_head gtt_link;
 	u64 lru_listed;
-	u64 lru_used;
 	bool evicting;
 	struct list_head evict_link;
 	struct list_head ww_link;
-	bool exported;
 	u32 madv;
 	bool populated;
 	struct list_head link;
-	u32 tiling;
 	u32 stride;
 	struct i915_fence_reg *fence;
 	struct i915_mmap_offset *mmo[I915_MMAP_NTYPES];
@@ -784,6 +791,8 @@ static inline u64 i915_gtt_place_end(const struct i915_gtt *gtt,
 
 /**
  * i915_gtt_placed_locked - is an object bound where a binding may be?
+ * @gtt: the object's GTT (given, not found through the object's device
+ *	pointer: a cache line less per object in an execbuffer's loop)
  * @obj: the object, its dma_resv lock held
  * @place: the size, alignment or fixed address the binding needs
  *
@@ -793,7 +802,8 @@ static inline u64 i915_gtt_place_end(const struct i915_gtt *gtt,
  * Return: true if @obj is bound and i915_gtt_bind_locked() with @place
  * would leave it where it is.
  */
-static inline bool i915_gtt_placed_locked(struct i915_gem_object *obj,
+static inline bool i915_gtt_placed_locked(const struct i915_gtt *gtt,
+					  struct i915_gem_object *obj,
 					  const struct i915_gtt_place *place)
 {
 	const struct drm_mm_node *node = &obj->gtt_node;
@@ -801,8 +811,7 @@ static inline bool i915_gtt_placed_locked(struct i915_gem_object *obj,
 	dma_resv_assert_held(obj->base.resv);
 
 	if (!drm_mm_node_allocated(node) || node->size < place->size ||
-	    node->start + node->size >
-	    i915_gtt_place_end(&obj_to_i915(obj)->gtt, place))
+	    node->start + node->size > i915_gtt_place_end(gtt, place))
 		return false;
 	if (place->alignment && !IS_ALIGNED(node->start, place->alignment))
 		return false;
@@ -888,8 +897,6 @@ u32 *i915_request_commands(struct i915_request *rq, unsigned int dwords);
 int i915_request_await(struct i915_request *rq, struct dma_fence *fence);
 int i915_request_throttle(struct i915_device *i915, bool nonblock);
 int i915_request_submit(struct i915_request *rq, struct drm_file *file);
-void i915_request_take_object(struct i915_request *rq,
-			      struct drm_gem_object *obj);
 void i915_request_hold_objects(struct i915_request *rq);
 void i915_request_unhold_objects(struct i915_request *rq);
 void i915_request_discard(struct i915_request *rq);
@@ -910,6 +917,26 @@ void i915_request_escape(struct i915_request *rq);
 void i915_request_escape_fence(struct dma_fence *fence);
 int i915_request_module_init(void);
 void i915_request_module_exit(void);
+
+/**
+ * i915_request_take_object - i915_request_add_object() with the caller's
+ *	reference
+ * @rq: a request not yet emitted
+ * @obj: the object; the request takes over a reference the caller holds
+ *	(an execbuffer's lookup), and drops it when it is retired or
+ *	discarded
+ *
+ * Inline: an execbuffer calls it for each object of its list.
+ */
+static inline void i915_request_take_object(struct i915_request *rq,
+					    struct drm_gem_object *obj)
+{
+	if (drm_WARN_ON_ONCE(obj->dev, rq->num_objects >= rq->max_objects)) {
+		drm_gem_object_put(obj);
+		return;
+	}
+	rq->objects[rq->num_objects++] = obj;
+}
 
 /* i915_reset.c: GPU reset, hang policy, reset statistics */
 bool i915_reset_enabled(void);
@@ -1009,7 +1036,6 @@ int i915_gem_evict_for_node(struct i915_device *i915, struct i915_ww *ww,
 /* i915_gem_ww.c: several dma_resv locks at once */
 void i915_ww_init(struct i915_ww *ww);
 int i915_ww_lock(struct i915_ww *ww, struct i915_gem_object *obj);
-int i915_ww_lock_borrowed(struct i915_ww *ww, struct i915_gem_object *obj);
 void i915_ww_unlock(struct i915_ww *ww, struct i915_gem_object *obj);
 void i915_ww_unlock_all(struct i915_ww *ww);
 int i915_ww_backoff(struct i915_ww *ww);
@@ -1017,6 +1043,43 @@ void i915_ww_fini(struct i915_ww *ww);
 bool i915_ww_holds(const struct i915_ww *ww,
 		   const struct i915_gem_object *obj);
 void i915_ww_stats(u64 *backoffs, u64 *repeats);
+
+/**
+ * i915_ww_lock_borrowed - lock an object the caller keeps alive
+ * @ww: the context
+ * @obj: the object, with a reference the caller holds until it has
+ *	unlocked it (dma_resv_unlock()), before any i915_ww_backoff() or
+ *	i915_ww_fini() of @ww
+ *
+ * i915_ww_lock() without the reference and without the entry on
+ * &i915_ww.locked, for a caller that locks a list of its own (an
+ * execbuffer's thousand objects): the context neither keeps nor drops
+ * such a lock.  The object i915_ww_backoff() kept locked is claimed as
+ * by i915_ww_lock() and becomes the caller's to unlock.
+ *
+ * Return: as i915_ww_lock(); on -EDEADLK the context has taken the
+ * contended object's reference, as there.  Inline: an execbuffer calls
+ * it for each object of its list.
+ */
+static inline int i915_ww_lock_borrowed(struct i915_ww *ww,
+					struct i915_gem_object *obj)
+{
+	int ret;
+
+	if (obj == ww->prelocked) {
+		ww->prelocked = NULL;
+		list_del(&obj->ww_link);
+		drm_gem_object_put(&obj->base); /* the caller's keeps it */
+		return 0;
+	}
+
+	ret = dma_resv_lock_interruptible(obj->base.resv, &ww->ctx);
+	if (ret == -EDEADLK) {
+		drm_gem_object_get(&obj->base);
+		ww->contended = obj;
+	}
+	return ret;
+}
 
 /* drm_gem.c: the device-independent half (objects on shmfs, handles) */
 struct i915_gem_object *i915_gem_object_create(struct i915_device *i915,
@@ -1049,9 +1112,15 @@ int i915_gem_userptr_validate(struct i915_gem_object *obj);
 bool i915_gem_userptr_stale(struct i915_gem_object *obj);
 void i915_gem_userptr_init(struct i915_device *i915);
 
+extern const struct i915_gem_object_ops i915_gem_userptr_ops;
+
+/*
+ * By its backing store: @ops shares a cache line with what an execbuffer
+ * reads of every object anyway (&struct i915_gem_object).
+ */
 static inline bool i915_gem_object_is_userptr(const struct i915_gem_object *obj)
 {
-	return !!obj->userptr.notifier.mm;
+	return obj->ops == &i915_gem_userptr_ops;
 }
 
 /* i915_gem_dmabuf.c: another driver's dma-bufs */
@@ -1123,11 +1192,70 @@ void i915_gem_object_finish_write(struct i915_gem_object *obj);
 int i915_gem_object_flush_gtt_writes(struct i915_gem_object *obj);
 int i915_gem_object_flush_if_pinned(struct i915_gem_object *obj);
 int i915_gem_object_set_cache_level(struct i915_gem_object *obj, u32 level);
-void i915_gem_object_gpu_domains(struct i915_gem_object *obj, u32 *read,
-				 u32 *write, u32 *invalidate, u32 *flush);
-void i915_gem_object_set_gpu_domains(struct i915_gem_object *obj, u32 read,
-				     u32 write);
+void i915_gem_object_flush_cpu_domains(struct i915_gem_object *obj);
 int i915_gem_set_domain_ioctl(struct drm_device *dev, void *data,
 			      struct drm_file *file);
+
+/**
+ * i915_gem_object_gpu_domains - section 7.3.1 B for one object
+ * @obj: an object of an execbuffer, its dma_resv lock held
+ * @read: in: the GPU domains the execbuffer reads it through; out: the
+ *	read domains it will have once the batch is queued
+ * @write: in: the GPU domain it writes it through, or 0; out: the write
+ *	domain it will have
+ * @invalidate: gathers the GPU caches the MI_FLUSH must invalidate
+ * @flush: gathers the GPU caches the MI_FLUSH must flush
+ *
+ * A write domain other than the new read domains is flushed: a CPU one
+ * right here (clflush and chipset flush), a GPU one by the MI_FLUSH; new
+ * read domains are invalidated.  Without a new write domain the object
+ * keeps its old read domains (the GPU only reads it).  The domains are
+ * committed with i915_gem_object_set_gpu_domains() once the batch is in
+ * the ring; if it never gets there, the CPU flushes done here were merely
+ * early (the object then has no write domain).  Inline: an execbuffer
+ * calls it for each object of its list.
+ */
+static inline void i915_gem_object_gpu_domains(struct i915_gem_object *obj,
+					       u32 *read, u32 *write,
+					       u32 *invalidate, u32 *flush)
+{
+	u32 old_write = obj->write_domain;
+
+	dma_resv_assert_held(obj->base.resv);
+
+	if (!*write)
+		*read |= obj->read_domains;
+
+	if (old_write & I915_GEM_CPU_DOMAINS) {
+		i915_gem_object_flush_cpu_domains(obj);
+		old_write = 0;
+	} else if (old_write && old_write != *read) {
+		*flush |= old_write;
+		*invalidate |= *read & ~old_write;
+		old_write = 0;
+	}
+	*invalidate |= *read & ~obj->read_domains;
+
+	/* A GPU write domain nobody flushed stays the write domain. */
+	if (!*write)
+		*write = old_write;
+}
+
+/**
+ * i915_gem_object_set_gpu_domains - commit the domains of execution
+ * @obj: the object, its dma_resv lock held, its batch in the ring
+ * @read: read domains from i915_gem_object_gpu_domains()
+ * @write: write domain from i915_gem_object_gpu_domains()
+ *
+ * Inline: an execbuffer calls it for each object of its list.
+ */
+static inline void i915_gem_object_set_gpu_domains(struct i915_gem_object *obj,
+						   u32 read, u32 write)
+{
+	dma_resv_assert_held(obj->base.resv);
+
+	obj->read_domains = read;
+	obj->write_domain = write;
+}
 
 #endif /* _I915_DRV_H_ */

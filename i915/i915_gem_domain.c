@@ -425,61 +425,16 @@ int i915_gem_object_set_cache_level(struct i915_gem_object *obj, u32 level)
 }
 
 /**
- * i915_gem_object_gpu_domains - section 7.3.1 B for one object
- * @obj: an object of an execbuffer, its dma_resv lock held
- * @read: in: the GPU domains the execbuffer reads it through; out: the
- *	read domains it will have once the batch is queued
- * @write: in: the GPU domain it writes it through, or 0; out: the write
- *	domain it will have
- * @invalidate: gathers the GPU caches the MI_FLUSH must invalidate
- * @flush: gathers the GPU caches the MI_FLUSH must flush
+ * i915_gem_object_flush_cpu_domains - a CPU write domain's writes, out
+ * @obj: the object, its dma_resv lock held, in a CPU write domain
  *
- * A write domain other than the new read domains is flushed: a CPU one
- * right here (clflush and chipset flush), a GPU one by the MI_FLUSH; new
- * read domains are invalidated.  Without a new write domain the object
- * keeps its old read domains (the GPU only reads it).  The domains are
- * committed with i915_gem_object_set_gpu_domains() once the batch is in
- * the ring; if it never gets there, the CPU flushes done here were merely
- * early (the object then has no write domain).
+ * The out-of-line part of i915_gem_object_gpu_domains(): clflush and
+ * chipset flush (or the write-combining buffers' drain); the object then
+ * has no write domain.
  */
-void i915_gem_object_gpu_domains(struct i915_gem_object *obj, u32 *read,
-				 u32 *write, u32 *invalidate, u32 *flush)
+void i915_gem_object_flush_cpu_domains(struct i915_gem_object *obj)
 {
-	u32 old_write = obj->write_domain;
-
-	dma_resv_assert_held(obj->base.resv);
-
-	if (!*write)
-		*read |= obj->read_domains;
-
-	if (old_write & I915_GEM_CPU_DOMAINS) {
-		flush_write_domain(obj, I915_GEM_CPU_DOMAINS);
-		old_write = 0;
-	} else if (old_write && old_write != *read) {
-		*flush |= old_write;
-		*invalidate |= *read & ~old_write;
-		old_write = 0;
-	}
-	*invalidate |= *read & ~obj->read_domains;
-
-	/* A GPU write domain nobody flushed stays the write domain. */
-	if (!*write)
-		*write = old_write;
-}
-
-/**
- * i915_gem_object_set_gpu_domains - commit the domains of execution
- * @obj: the object, its dma_resv lock held, its batch in the ring
- * @read: read domains from i915_gem_object_gpu_domains()
- * @write: write domain from i915_gem_object_gpu_domains()
- */
-void i915_gem_object_set_gpu_domains(struct i915_gem_object *obj, u32 read,
-				     u32 write)
-{
-	dma_resv_assert_held(obj->base.resv);
-
-	obj->read_domains = read;
-	obj->write_domain = write;
+	flush_write_domain(obj, I915_GEM_CPU_DOMAINS);
 }
 
 static int check_domains(struct drm_device *dev, u32 read, u32 write)

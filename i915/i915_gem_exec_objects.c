@@ -422,9 +422,10 @@ static bool exec_object_fits(const struct i915_exec_object *eo, u64 start,
 /*
  * Too big to fit even in an empty GTT: -ENOSPC at once, before anything
  * is evicted or waited for.  The padded sizes are summed with an
- * overflow check (pad_to_size is any page multiple the user chose), an
- * object at a time in the loop that locks them (each object is touched
- * once there), and judged once every object is locked.
+ * overflow check (pad_to_size is any page multiple the user chose), in
+ * a pass of its own once every object is locked, and only when some
+ * object must still be bound: a list whose objects are all bound where
+ * they may stay fits already.
  */
 struct exec_fit {
 	u64 start, end, room, need;
@@ -455,12 +456,18 @@ static void exec_fit_add(struct exec_fit *fit,
 		fit->nospc = true;
 }
 
-static int exec_fit_check(struct i915_exec *eb, const struct exec_fit *fit)
+static int exec_check_fit(struct i915_exec *eb)
 {
-	if (!fit->nospc && fit->need <= fit->room)
+	struct exec_fit fit;
+	unsigned int i;
+
+	exec_fit_init(eb, &fit);
+	for (i = 0; i < eb->count; i++)
+		exec_fit_add(&fit, &eb->objects[i]);
+	if (!fit.nospc && fit.need <= fit.room)
 		return 0;
 	drm_dbg(&eb->i915->drm, "exec: %u objects cannot fit in the GTT (%llu bytes free)\n",
-		eb->count, fit->room);
+		eb->count, fit.room);
 	return -ENOSPC;
 }
 
@@ -480,18 +487,27 @@ static bool exec_needs_fence_place(const struct i915_exec *eb,
 		info->unfenced_needs_alignment);
 }
 
-static void exec_place(const struct i915_exec *eb,
-		       const struct i915_exec_object *eo,
-		       struct i915_gtt_place *place)
+/* The binding an entry asks for, before a fence's needs. */
+static inline struct i915_gtt_place
+exec_place_plain(const struct i915_exec_object *eo)
 {
-	*place = (struct i915_gtt_place) {
+	return (struct i915_gtt_place) {
 		.size = exec_object_size(eo),
 		.alignment = eo->alignment,
 		.offset = eo->offset,
 		.fixed = eo->flags & EXEC_OBJECT_PINNED,
 	};
-	if (exec_needs_fence_place(eb, eo))
-		i915_gem_object_fence_place(eo->obj, place);
+}
+
+/* i915_exec_object_domains(), inline in the loop that locks the list. */
+static __always_inline void exec_object_domains(struct i915_exec *eb,
+						struct i915_exec_object *eo)
+{
+	eo->commit_read = eo->read_domains;
+	eo->commit_write = eo->write_domain;
+	i915_gem_object_gpu_domains(eo->obj, &eo->commit_read,
+				    &eo->commit_write, &eb->invalidate,
+				    &eb->flush);
 }
 
 /*
@@ -502,14 +518,15 @@ static void exec_place(const struct i915_exec *eb,
  * execbuffer itself may unbind the object again (exec_unbind_movable()),
  * and then places it anew.
  */
-static void exec_placed(struct i915_exec *eb, struct i915_exec_object *eo)
+static __always_inline void exec_placed(struct i915_exec *eb,
+					struct i915_exec_object *eo)
 {
 	if (eo->obj->gtt_node.start != eo->offset)
 		eb->moved = true;
 	eo->offset = eo->obj->gtt_node.start;
 	eo->flags |= __EXEC_OBJECT_PLACED;
 	if (!eb->userptr)
-		i915_exec_object_domains(eb, eo);
+		exec_object_domains(eb, eo);
 }
 
 /*
@@ -518,16 +535,24 @@ static void exec_placed(struct i915_exec *eb, struct i915_exec_object *eo)
  * pass does not touch it again (nothing can unbind an object we hold
  * locked; an eviction passes over it).
  */
-static bool exec_place_early(struct i915_exec *eb,
-			     struct i915_exec_object *eo)
+static __always_inline bool exec_place_early(struct i915_exec *eb,
+					     struct i915_exec_object *eo)
 {
-	struct i915_gtt_place place;
+	/*
+	 * Not zeroed first (Debian builds with INIT_STACK_ALL_ZERO): it is
+	 * assigned whole, and the zeroing is a rep stos, which under TCG
+	 * costs a pass through a translation block per iteration, for
+	 * every object of every execbuffer.
+	 */
+	struct i915_gtt_place place __uninitialized;
 
 	eo->flags &= ~__EXEC_OBJECT_PLACED;
-	if (eb->num_fixed || !drm_mm_node_allocated(&eo->obj->gtt_node))
-		return false;	/* the bind pass places it */
-	exec_place(eb, eo, &place);
-	if (!i915_gtt_placed_locked(eo->obj, &place))
+	/* The bind pass places these (and keeps one bound right). */
+	if (eb->num_fixed || !drm_mm_node_allocated(&eo->obj->gtt_node) ||
+	    exec_needs_fence_place(eb, eo))
+		return false;
+	place = exec_place_plain(eo);
+	if (!i915_gtt_placed_locked(&eb->i915->gtt, eo->obj, &place))
 		return false;
 	exec_placed(eb, eo);
 	return true;
@@ -535,10 +560,11 @@ static bool exec_place_early(struct i915_exec *eb,
 
 static int exec_bind_one(struct i915_exec *eb, struct i915_exec_object *eo)
 {
-	struct i915_gtt_place place;
+	struct i915_gtt_place place = exec_place_plain(eo);
 	int ret;
 
-	exec_place(eb, eo, &place);
+	if (exec_needs_fence_place(eb, eo))
+		i915_gem_object_fence_place(eo->obj, &place);
 	ret = i915_gtt_bind_locked(eo->obj, &place, &eb->ww);
 	if (ret)
 		return ret;
@@ -627,11 +653,7 @@ static void exec_complete_domains(struct i915_exec_object *eo)
 void i915_exec_object_domains(struct i915_exec *eb,
 			      struct i915_exec_object *eo)
 {
-	eo->commit_read = eo->read_domains;
-	eo->commit_write = eo->write_domain;
-	i915_gem_object_gpu_domains(eo->obj, &eo->commit_read,
-				    &eo->commit_write, &eb->invalidate,
-				    &eb->flush);
+	exec_object_domains(eb, eo);
 }
 
 /**
@@ -661,10 +683,8 @@ int i915_exec_lock_and_bind(struct i915_exec *eb)
 {
 	struct i915_exec_object *eo;
 	unsigned int i, placed = 0;
-	struct exec_fit fit;
 	int ret;
 
-	exec_fit_init(eb, &fit);
 	eb->exported = false;
 	eb->invalidate = 0;
 	eb->flush = 0;
@@ -678,17 +698,17 @@ int i915_exec_lock_and_bind(struct i915_exec *eb)
 		ret = dma_resv_reserve_fences(eo->obj->base.resv, 1);
 		if (ret)
 			return ret;
-		exec_fit_add(&fit, eo);
 		exec_complete_domains(eo);
 		eb->exported |= eo->obj->exported;
 		placed += exec_place_early(eb, eo);
 	}
 
 	ret = exec_check_fixed_overlap(eb, true);
-	if (!ret)
-		ret = exec_fit_check(eb, &fit);
 	if (ret || placed == eb->count)
 		return ret;
+	ret = exec_check_fit(eb);
+	if (ret)
+		return ret;	/* -ENOSPC at once, nothing evicted or waited for */
 	ret = exec_bind_pass(eb);
 	if (ret != -ENOSPC)
 		return ret;
@@ -697,22 +717,6 @@ int i915_exec_lock_and_bind(struct i915_exec *eb)
 	if (!ret)
 		ret = exec_bind_pass(eb);
 	return ret;
-}
-
-/**
- * i915_exec_unlock_object - unlock one entry's object
- * @eo: the entry, its object locked by i915_exec_lock_and_bind()
- *
- * Its fence register pin goes first (a steal waits for what the request
- * left in its dma_resv).  The caller accounts for it in &i915_exec.locked.
- */
-void i915_exec_unlock_object(struct i915_exec_object *eo)
-{
-	if (eo->flags & __EXEC_OBJECT_HAS_FENCE) {
-		i915_gem_object_unpin_fence(eo->obj);
-		eo->flags &= ~__EXEC_OBJECT_HAS_FENCE;
-	}
-	dma_resv_unlock(eo->obj->base.resv);
 }
 
 /**

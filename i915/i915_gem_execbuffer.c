@@ -249,59 +249,86 @@ static int exec_init(struct i915_exec *eb, struct drm_device *dev,
 	return 0;
 }
 
-/* Entries of the object list copied from user memory at a time. */
-#define EXEC_COPY_CHUNK	8
+/*
+ * One entry of the object list, read from user memory field by field
+ * (inside exec_copy_objects()'s user access) and every field of @eo
+ * written: the array is not zeroed.  No compound literal: assigning one
+ * zeroes the entry first with a rep stos, and a copy into a buffer on
+ * the stack is a rep movs, each of whose iterations costs a pass through
+ * a translation block under TCG, for every object of every execbuffer.
+ * The assertion catches a field added to the entry and not here.  A v1
+ * entry (&struct drm_i915_gem_exec_object) is the head of a v2 one: the
+ * same fields at the same offsets, without @flags and @pad_to_size,
+ * which are 0 for v1.
+ */
+static_assert(sizeof(struct i915_exec_object) == 104);
+
+static __always_inline int
+exec_read_entry(struct i915_exec_object *eo,
+		const struct drm_i915_gem_exec_object2 __user *u, bool v2)
+{
+	u64 relocs_ptr;
+
+	unsafe_get_user(eo->handle, &u->handle, efault);
+	unsafe_get_user(eo->relocation_count, &u->relocation_count, efault);
+	unsafe_get_user(relocs_ptr, &u->relocs_ptr, efault);
+	unsafe_get_user(eo->alignment, &u->alignment, efault);
+	unsafe_get_user(eo->offset, &u->offset, efault);
+	eo->flags = 0;
+	eo->pad_to_size = 0;
+	if (v2) {
+		unsafe_get_user(eo->flags, &u->flags, efault);
+		unsafe_get_user(eo->pad_to_size, &u->pad_to_size, efault);
+	}
+	eo->obj = NULL;
+	eo->user_relocs = u64_to_user_ptr(relocs_ptr);
+	eo->user_offset = (u64 __user *)&u->offset;
+	eo->user_offset_in = eo->offset;
+	eo->relocs_applied = 0;
+	eo->read_domains = 0;
+	eo->write_domain = 0;
+	eo->commit_read = 0;
+	eo->commit_write = 0;
+	eo->patched = false;
+	eo->relocs_stale = false;
+	return 0;
+
+efault:
+	return -EFAULT;
+}
 
 /*
- * The object list of either version, @size bytes an entry.  A v1 entry
- * (&struct drm_i915_gem_exec_object) is the head of a v2 one: the same
- * fields at the same offsets, without @flags and @pad_to_size, which stay
- * 0 for v1.  Entries are copied EXEC_COPY_CHUNK at a time (one user copy,
- * and its checks, per chunk rather than per entry).
+ * The object list of either version, @size bytes an entry, in one user
+ * access (one access_ok() and one STAC for the whole array, no copy
+ * through a bounce buffer).
  */
 static int exec_copy_objects(struct i915_exec *eb, u64 buffers_ptr,
 			     size_t size)
 {
-	struct drm_i915_gem_exec_object2 chunk[EXEC_COPY_CHUNK] = { };
+	const bool v2 = size == sizeof(struct drm_i915_gem_exec_object2);
 	void __user *base = u64_to_user_ptr(buffers_ptr);
-	const struct drm_i915_gem_exec_object2 *entry;
-	unsigned int i, k, n;
+	struct i915_exec_object *eo;
+	u64 flags = 0;
+	unsigned int i;
 
-	for (i = 0; i < eb->count; i += n) {
-		n = min_t(unsigned int, eb->count - i, EXEC_COPY_CHUNK);
-		/* v2: one copy; v1: its shorter entries one by one. */
-		if (size == sizeof(*chunk)) {
-			if (copy_from_user(chunk, base + i * size, n * size))
-				goto efault;
-		} else {
-			for (k = 0; k < n; k++)
-				if (copy_from_user(&chunk[k],
-						   base + (i + k) * size, size))
-					goto efault;
-		}
-		/* Every field written: the array is not zeroed. */
-		for (k = 0; k < n; k++) {
-			entry = &chunk[k];
-			eb->objects[i + k] = (struct i915_exec_object) {
-				.handle = entry->handle,
-				.relocation_count = entry->relocation_count,
-				.user_relocs = u64_to_user_ptr(entry->relocs_ptr),
-				.alignment = entry->alignment,
-				.offset = entry->offset,
-				.user_offset_in = entry->offset,
-				.flags = entry->flags,
-				.pad_to_size = entry->pad_to_size,
-				.user_offset = base + (i + k) * size +
-					offsetof(struct drm_i915_gem_exec_object2,
-						 offset),
-			};
-			eb->num_relocs += entry->relocation_count;
-		}
+	if (!user_access_begin(base, array_size(eb->count, size))) {
+		eb->count = 0;	/* exec_fini() looks at written entries only */
+		return -EFAULT;
 	}
+	for (i = 0; i < eb->count; i++) {
+		eo = &eb->objects[i];
+		if (exec_read_entry(eo, base + i * size, v2))
+			goto efault;
+		eb->num_relocs += eo->relocation_count;
+		flags |= eo->flags;
+	}
+	user_access_end();
+	eb->capture = flags & EXEC_OBJECT_CAPTURE;
 	return 0;
 
 efault:
-	eb->count = i;	/* exec_fini() looks at the entries written only */
+	user_access_end();
+	eb->count = i;
 	return -EFAULT;
 }
 
@@ -616,11 +643,12 @@ static int exec_create_request(struct i915_exec *eb)
 	}
 	/* The objects live until the last lock is dropped (exec_fini()). */
 	i915_request_hold_objects(eb->rq);
-	for (i = 0; i < eb->count; i++) {
-		/* The lookup's reference is the request's from now on. */
+	/* The lookup's references are the request's from now on. */
+	for (i = 0; i < eb->count; i++)
 		i915_request_take_object(eb->rq, &eb->objects[i].obj->base);
-		eb->rq_objects = i + 1;
-		/* What the error state shows if the batch hangs. */
+	eb->rq_objects = eb->count;
+	/* What the error state shows if the batch hangs. */
+	for (i = 0; eb->capture && i < eb->count; i++) {
 		if (eb->objects[i].flags & EXEC_OBJECT_CAPTURE) {
 			int ret = i915_error_capture_object(eb->rq, i);
 

@@ -141,6 +141,7 @@ struct i915_exec_handle {
  *	without a page fault (it answered -EAGAIN)
  * @reloc_fault_len: its length in bytes
  * @userptr: the list has userptr objects (i915_gem_userptr.c)
+ * @capture: some entry has EXEC_OBJECT_CAPTURE (noted at the copy)
  * @num_relocs: relocation entries of all objects (counted at the copy)
  * @num_fixed: entries with EXEC_OBJECT_PINNED (softpinned), counted by
  *	i915_exec_lookup()
@@ -184,6 +185,7 @@ struct i915_exec {
 	const void __user *reloc_fault;
 	size_t reloc_fault_len;
 	bool userptr;
+	bool capture;
 	bool userptr_held;
 	u64 num_relocs;
 	unsigned int num_fixed;
@@ -198,7 +200,6 @@ void i915_exec_kept_put(struct i915_exec_kept **slot,
 			struct i915_exec_kept *k, size_t keep);
 int i915_exec_check_batch(struct i915_exec *eb);
 int i915_exec_lock_and_bind(struct i915_exec *eb);
-void i915_exec_unlock_object(struct i915_exec_object *eo);
 void i915_exec_unlock(struct i915_exec *eb);
 int i915_exec_pin_fences(struct i915_exec *eb);
 void i915_exec_object_domains(struct i915_exec *eb,
@@ -210,6 +211,24 @@ void i915_exec_object_domains(struct i915_exec *eb,
  */
 #define __EXEC_OBJECT_HAS_FENCE		BIT_ULL(63)
 #define __EXEC_OBJECT_PLACED		BIT_ULL(62)
+
+/**
+ * i915_exec_unlock_object - unlock one entry's object
+ * @eo: the entry, its object locked by i915_exec_lock_and_bind()
+ *
+ * Its fence register pin goes first (a steal waits for what the request
+ * left in its dma_resv).  The caller accounts for it in &i915_exec.locked.
+ * Inline: called for each object of the list.
+ */
+static inline void i915_exec_unlock_object(struct i915_exec_object *eo)
+{
+	if (eo->flags & __EXEC_OBJECT_HAS_FENCE) {
+		i915_gem_object_unpin_fence(eo->obj);
+		eo->flags &= ~__EXEC_OBJECT_HAS_FENCE;
+	}
+	dma_resv_unlock(eo->obj->base.resv);
+}
+
 int i915_exec_handle_index(const struct i915_exec *eb, u32 handle);
 
 /* i915_gem_userptr.c: the userptr objects of one execbuffer */

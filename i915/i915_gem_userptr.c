@@ -120,7 +120,7 @@ static void userptr_release(struct i915_gem_object *obj)
 	up->pvec = NULL;
 }
 
-static const struct i915_gem_object_ops i915_gem_userptr_ops = {
+const struct i915_gem_object_ops i915_gem_userptr_ops = {
 	.name = "userptr",
 	.flags = I915_GEM_OBJECT_PROXY,
 	.get_pages = userptr_get_pages,

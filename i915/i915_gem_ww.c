@@ -80,41 +80,6 @@ int i915_ww_lock(struct i915_ww *ww, struct i915_gem_object *obj)
 }
 
 /**
- * i915_ww_lock_borrowed - lock an object the caller keeps alive
- * @ww: the context
- * @obj: the object, with a reference the caller holds until it has
- *	unlocked it (dma_resv_unlock()), before any i915_ww_backoff() or
- *	i915_ww_fini() of @ww
- *
- * i915_ww_lock() without the reference and without the entry on
- * &i915_ww.locked, for a caller that locks a list of its own (an
- * execbuffer's thousand objects): the context neither keeps nor drops
- * such a lock.  The object i915_ww_backoff() kept locked is claimed as
- * by i915_ww_lock() and becomes the caller's to unlock.
- *
- * Return: as i915_ww_lock(); on -EDEADLK the context has taken the
- * contended object's reference, as there.
- */
-int i915_ww_lock_borrowed(struct i915_ww *ww, struct i915_gem_object *obj)
-{
-	int ret;
-
-	if (obj == ww->prelocked) {
-		ww->prelocked = NULL;
-		list_del(&obj->ww_link);
-		drm_gem_object_put(&obj->base); /* the caller's keeps it */
-		return 0;
-	}
-
-	ret = dma_resv_lock_interruptible(obj->base.resv, &ww->ctx);
-	if (ret == -EDEADLK) {
-		drm_gem_object_get(&obj->base);
-		ww->contended = obj;
-	}
-	return ret;
-}
-
-/**
  * i915_ww_unlock - drop one lock early
  * @ww: the context
  * @obj: an object locked through @ww

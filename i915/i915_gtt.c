@@ -398,7 +398,7 @@ int i915_gtt_bind_locked(struct i915_gem_object *obj,
 	dma_resv_assert_held(obj->base.resv);
 
 	if (drm_mm_node_allocated(&obj->gtt_node)) {
-		if (i915_gtt_placed_locked(obj, place))
+		if (i915_gtt_placed_locked(&obj_to_i915(obj)->gtt, obj, place))
 			return 0;
 		if (obj->pin_count)
 			return -EINVAL;

@@ -508,24 +508,6 @@ void i915_request_add_object(struct i915_request *rq,
 	rq->objects[rq->num_objects++] = obj;
 }
 
-/**
- * i915_request_take_object - i915_request_add_object() with the caller's
- *	reference
- * @rq: a request not yet emitted
- * @obj: the object; the request takes over a reference the caller holds
- *	(an execbuffer's lookup), and drops it when it is retired or
- *	discarded
- */
-void i915_request_take_object(struct i915_request *rq,
-			      struct drm_gem_object *obj)
-{
-	if (drm_WARN_ON_ONCE(obj->dev, rq->num_objects >= rq->max_objects)) {
-		drm_gem_object_put(obj);
-		return;
-	}
-	rq->objects[rq->num_objects++] = obj;
-}
-
 static void request_cancel_awaits(struct i915_request *rq);
 
 static void request_release_objects(struct i915_request *rq)
