@@ -334,7 +334,7 @@ static void reloc_repeat_set(const struct i915_exec *eb,
  * False for anything else, which reloc_check_one() checks in full.
  */
 static __always_inline bool
-reloc_repeat_check(const struct reloc_repeat *r, struct i915_exec_object *src,
+reloc_repeat_check(const struct reloc_repeat *r, bool *stale,
 		   const struct drm_i915_gem_relocation_entry *reloc)
 {
 	/*
@@ -351,7 +351,7 @@ reloc_repeat_check(const struct reloc_repeat *r, struct i915_exec_object *src,
 
 	if (diff)
 		return false;
-	src->relocs_stale |= reloc->presumed_offset != r->target_offset;
+	*stale |= reloc->presumed_offset != r->target_offset;
 	return true;
 }
 
@@ -374,14 +374,14 @@ static int reloc_rest_readable(const struct drm_i915_gem_relocation_entry __user
 	return err;
 }
 
-static_assert(sizeof(struct drm_i915_gem_relocation_entry) == 4 * sizeof(u64));
-
 /*
  * Check @n entries of @src's array where they are, in user memory: each
- * entry is read (four loads) and, while it repeats the one before (see
- * &struct reloc_repeat), checked in the same loop, with no copy of the
- * chunk into a buffer and no call; any other entry leaves the loop for
- * reloc_check_one().  Return: 0, -EFAULT, or the first entry's error.
+ * entry's fields that the check reads are loaded (not @delta) and, while
+ * it repeats the one before (see &struct reloc_repeat), checked in the
+ * same loop, with no copy into memory and no call (the entry stays in
+ * registers; a stale presumed offset is noted once per run of entries);
+ * any other entry leaves the loop for reloc_check_one().  Return: 0,
+ * -EFAULT, or the first entry's error.
  */
 static int reloc_check_chunk(struct i915_exec *eb, struct reloc_last *last,
 			     struct reloc_repeat *repeat,
@@ -389,31 +389,38 @@ static int reloc_check_chunk(struct i915_exec *eb, struct reloc_last *last,
 			     const struct drm_i915_gem_relocation_entry __user *user,
 			     unsigned int n)
 {
-	struct drm_i915_gem_relocation_entry reloc;
-	u64 *dst = (u64 *)&reloc;
-	const u64 __user *p;
+	struct drm_i915_gem_relocation_entry reloc = { }, entry;
+	const struct drm_i915_gem_relocation_entry __user *u;
 	unsigned int k = 0;
+	bool stale = false;
 	int ret;
 
 	while (k < n) {
 		if (!user_access_begin(&user[k], (n - k) * sizeof(*user)))
 			return -EFAULT;
 		for (; k < n; k++) {
-			p = (const u64 __user *)&user[k];
-			unsafe_get_user(dst[0], &p[0], efault);
-			unsafe_get_user(dst[1], &p[1], efault);
-			unsafe_get_user(dst[2], &p[2], efault);
-			unsafe_get_user(dst[3], &p[3], efault);
-			if (!reloc_repeat_check(repeat, src, &reloc))
+			u = &user[k];
+			unsafe_get_user(reloc.target_handle, &u->target_handle,
+					efault);
+			unsafe_get_user(reloc.offset, &u->offset, efault);
+			unsafe_get_user(reloc.presumed_offset,
+					&u->presumed_offset, efault);
+			unsafe_get_user(reloc.read_domains, &u->read_domains,
+					efault);
+			unsafe_get_user(reloc.write_domain, &u->write_domain,
+					efault);
+			if (!reloc_repeat_check(repeat, &stale, &reloc))
 				break;
 		}
 		user_access_end();
+		src->relocs_stale |= stale;
 		if (k == n)
 			break;
-		ret = reloc_check_one(eb, last, src, &reloc);
+		entry = reloc;	/* the full check takes its address */
+		ret = reloc_check_one(eb, last, src, &entry);
 		if (ret)
 			return reloc_rest_readable(&user[k + 1], n - k - 1, ret);
-		reloc_repeat_set(eb, repeat, last, &reloc);
+		reloc_repeat_set(eb, repeat, last, &entry);
 		k++;
 	}
 	atomic64_add(n, &reloc_entries_read);
