@@ -256,12 +256,13 @@ static int exec_init(struct i915_exec *eb, struct drm_device *dev,
  * zeroes the entry first with a rep stos, and a copy into a buffer on
  * the stack is a rep movs, each of whose iterations costs a pass through
  * a translation block under TCG, for every object of every execbuffer.
- * The assertion catches a field added to the entry and not here.  A v1
- * entry (&struct drm_i915_gem_exec_object) is the head of a v2 one: the
- * same fields at the same offsets, without @flags and @pad_to_size,
- * which are 0 for v1.
+ * The assertion (of the 64-bit layout, which the CI builds) catches a
+ * field added to the entry and not here.  A v1 entry (&struct
+ * drm_i915_gem_exec_object) is the head of a v2 one: the same fields at
+ * the same offsets, without @flags and @pad_to_size, which are 0 for v1.
  */
-static_assert(sizeof(struct i915_exec_object) == 104);
+static_assert(!IS_ENABLED(CONFIG_64BIT) ||
+	      sizeof(struct i915_exec_object) == 104);
 
 static __always_inline int
 exec_read_entry(struct i915_exec_object *eo,
