@@ -277,19 +277,16 @@ struct i915_gpu_error {
 /**
  * struct i915_exec_kept - a buffer kept for the device between execbuffers
  * @bytes: bytes of @data
- * @gen: its user's (the duplicate check's generation)
  * @data: the buffer
  */
 struct i915_exec_kept {
 	size_t bytes;
-	u32 gen;
 	u8 data[] __aligned(8);
 };
 
 /* The buffers of &i915_device.exec_kept. */
 enum {
 	I915_EXEC_KEPT_LIST,
-	I915_EXEC_KEPT_DUPS,
 	I915_EXEC_KEPT_COUNT
 };
 
@@ -807,15 +804,21 @@ static inline bool i915_gtt_placed_locked(const struct i915_gtt *gtt,
 					  const struct i915_gtt_place *place)
 {
 	const struct drm_mm_node *node = &obj->gtt_node;
+	/* An alignment is 0 or a power of two: the mask of the low bits. */
+	u64 misalign = place->alignment - !!place->alignment;
 
 	dma_resv_assert_held(obj->base.resv);
 
-	if (!drm_mm_node_allocated(node) || node->size < place->size ||
-	    node->start + node->size > i915_gtt_place_end(gtt, place))
-		return false;
-	if (place->alignment && !IS_ALIGNED(node->start, place->alignment))
-		return false;
-	return !place->fixed || node->start == place->offset;
+	/*
+	 * The conditions combined with & rather than &&: one branch for the
+	 * caller, not one per condition (under TCG each branch ends a
+	 * translation block; Documentation/benchmarks.rst).  A node that is
+	 * not allocated has fields that are merely stale, read harmlessly.
+	 */
+	return drm_mm_node_allocated(node) & (node->size >= place->size) &
+	       (node->start + node->size <= i915_gtt_place_end(gtt, place)) &
+	       ((node->start & misalign) == 0) &
+	       (place->fixed ? node->start == place->offset : true);
 }
 
 /**
@@ -919,23 +922,29 @@ int i915_request_module_init(void);
 void i915_request_module_exit(void);
 
 /**
- * i915_request_take_object - i915_request_add_object() with the caller's
- *	reference
+ * i915_request_take_objects - slots for objects whose references the
+ *	request takes over
  * @rq: a request not yet emitted
- * @obj: the object; the request takes over a reference the caller holds
- *	(an execbuffer's lookup), and drops it when it is retired or
- *	discarded
+ * @n: how many objects the caller puts in the slots
  *
- * Inline: an execbuffer calls it for each object of its list.
+ * For a caller holding a reference to each of @n objects (an
+ * execbuffer's lookup): it stores each object in one slot, and the
+ * request drops those references when it is retired or discarded.  The
+ * room is checked once, not per object (a thousand per execbuffer).
+ * Inline, called once per execbuffer.
+ *
+ * Return: @n slots, or NULL (a driver bug, warned of) if the request
+ * was created with room for fewer; the caller then keeps its references.
  */
-static inline void i915_request_take_object(struct i915_request *rq,
-					    struct drm_gem_object *obj)
+static inline struct drm_gem_object **
+i915_request_take_objects(struct i915_request *rq, unsigned int n)
 {
-	if (drm_WARN_ON_ONCE(obj->dev, rq->num_objects >= rq->max_objects)) {
-		drm_gem_object_put(obj);
-		return;
-	}
-	rq->objects[rq->num_objects++] = obj;
+	struct drm_gem_object **slots = rq->objects + rq->num_objects;
+
+	if (WARN_ON_ONCE(n > rq->max_objects - rq->num_objects))
+		return NULL;
+	rq->num_objects += n;
+	return slots;
 }
 
 /* i915_reset.c: GPU reset, hang policy, reset statistics */
@@ -1220,25 +1229,28 @@ static inline void i915_gem_object_gpu_domains(struct i915_gem_object *obj,
 					       u32 *invalidate, u32 *flush)
 {
 	u32 old_write = obj->write_domain;
+	u32 stale;
 
 	dma_resv_assert_held(obj->base.resv);
 
-	if (!*write)
-		*read |= obj->read_domains;
-
-	if (old_write & I915_GEM_CPU_DOMAINS) {
+	/* (The flush leaves the read domains as they are.) */
+	if (unlikely(old_write & I915_GEM_CPU_DOMAINS)) {
 		i915_gem_object_flush_cpu_domains(obj);
 		old_write = 0;
-	} else if (old_write && old_write != *read) {
-		*flush |= old_write;
-		*invalidate |= *read & ~old_write;
-		old_write = 0;
 	}
-	*invalidate |= *read & ~obj->read_domains;
+	/*
+	 * The rest with masks instead of branches (see
+	 * i915_gtt_placed_locked()): @stale is all ones when a GPU write
+	 * domain other than the new read domains must be flushed.
+	 */
+	*read |= obj->read_domains & -(u32)!*write;
+	stale = -(u32)((old_write != 0) & (old_write != *read));
+	*flush |= old_write & stale;
+	*invalidate |= (*read & ~old_write & stale) |
+		       (*read & ~obj->read_domains);
 
 	/* A GPU write domain nobody flushed stays the write domain. */
-	if (!*write)
-		*write = old_write;
+	*write = *write ?: old_write & ~stale;
 }
 
 /**

@@ -37,7 +37,8 @@
 	 EXEC_OBJECT_PAD_TO_SIZE | EXEC_OBJECT_ASYNC | EXEC_OBJECT_CAPTURE)
 
 /* Flags, alignment, softpin address and padding of one entry. */
-static int exec_check_object(struct i915_exec *eb, struct i915_exec_object *eo)
+static noinline int exec_check_object_slow(struct i915_exec *eb,
+					   struct i915_exec_object *eo)
 {
 	struct drm_device *dev = &eb->i915->drm;
 	struct i915_gtt *gtt = &eb->i915->gtt;
@@ -71,10 +72,27 @@ err:
 }
 
 /*
- * Slots of the hash tables of an execbuffer (objects, handles): a power
- * of two, at least twice the list, so that linear probing stays short.
- * Hashing instead of sorting: no comparison through a function pointer,
- * one pass over the list.
+ * exec_check_object_slow() for an entry with softpin, padding or
+ * anything wrong; the common entry, with none, costs one branch.
+ */
+static __always_inline int exec_check_object(struct i915_exec *eb,
+					     struct i915_exec_object *eo)
+{
+	if (likely(!((eo->flags & (~(u64)I915_EXEC_OBJECT_FLAGS |
+				   EXEC_OBJECT_PAD_TO_SIZE |
+				   EXEC_OBJECT_PINNED)) |
+		     (eo->alignment & (eo->alignment - 1))))) {
+		eo->pad_to_size = 0;
+		return 0;
+	}
+	return exec_check_object_slow(eb, eo);
+}
+
+/*
+ * Slots of the handle table of an execbuffer: a power of two, at least
+ * twice the list, so that linear probing stays short.  Hashing instead
+ * of sorting: no comparison through a function pointer, one pass over
+ * the list.
  */
 static unsigned int exec_hash_bits(const struct i915_exec *eb)
 {
@@ -83,12 +101,6 @@ static unsigned int exec_hash_bits(const struct i915_exec *eb)
 
 /* Handles looked up under one lock of the file's table. */
 #define EXEC_LOOKUP_CHUNK	32
-
-/*
- * Lists this short are checked for duplicates pair by pair: fewer
- * comparisons than clearing and filling a table, and no allocation.
- */
-#define EXEC_SHORT_LIST	8
 
 /**
  * i915_exec_kept_get - a buffer kept for the device between execbuffers
@@ -139,73 +151,6 @@ void i915_exec_kept_put(struct i915_exec_kept **slot,
 	if (k && k->bytes <= keep)
 		k = xchg(slot, k);
 	kvfree(k);
-}
-
-/*
- * The table of long lists' objects for the duplicate check (a buffer of
- * i915_exec_kept_get()): open addressing, a slot free unless it holds
- * this check's generation (&i915_exec_kept.gen), so that a kept table
- * is used again without being cleared.
- */
-struct exec_dup_slot {
-	const struct i915_gem_object *obj;
-	u32 gen;
-};
-
-#define EXEC_DUPS_KEEP	(sizeof(struct exec_dup_slot) << 12)	/* 64 KiB */
-
-/* An object listed twice, under one handle or two, is -EINVAL. */
-static int exec_check_duplicates(struct i915_exec *eb)
-{
-	struct i915_gem_object *obj;
-	struct exec_dup_slot *slots, *slot;
-	unsigned int bits, i, j;
-	struct i915_exec_kept *k;
-	unsigned long mask, h;
-	int ret = 0;
-
-	if (eb->count <= EXEC_SHORT_LIST) {
-		for (i = 1; i < eb->count; i++)
-			for (j = 0; j < i; j++)
-				if (eb->objects[i].obj == eb->objects[j].obj)
-					goto twice;
-		return 0;
-	}
-
-	bits = exec_hash_bits(eb);
-	k = i915_exec_kept_get(&eb->i915->exec_kept[I915_EXEC_KEPT_DUPS],
-			       sizeof(*slots) << bits, EXEC_DUPS_KEEP);
-	if (!k)
-		return -ENOMEM;
-	if (!++k->gen) {	/* wrapped: every slot free again */
-		memset(k->data, 0, k->bytes);
-		k->gen = 1;
-	}
-	slots = (struct exec_dup_slot *)k->data;
-	mask = BIT(bits) - 1;
-	for (i = 0; i < eb->count && !ret; i++) {
-		obj = eb->objects[i].obj;
-		for (h = hash_ptr(obj, bits);; h = (h + 1) & mask) {
-			slot = &slots[h];
-			if (slot->gen != k->gen) {
-				slot->obj = obj;
-				slot->gen = k->gen;
-				break;
-			}
-			if (slot->obj == obj) {
-				ret = -EINVAL;
-				break;
-			}
-		}
-	}
-	i915_exec_kept_put(&eb->i915->exec_kept[I915_EXEC_KEPT_DUPS], k,
-			   EXEC_DUPS_KEEP);
-	if (!ret)
-		return 0;
-
-twice:
-	drm_dbg(&eb->i915->drm, "exec: object listed twice\n");
-	return -EINVAL;
 }
 
 static int cmp_fixed(const void *a, const void *b)
@@ -261,9 +206,9 @@ static int exec_check_fixed_overlap(struct i915_exec *eb, bool colors)
 }
 
 /*
- * Handles hashed, for relocations that name their target by handle.
- * After exec_check_duplicates(), every handle is in the list once.  A
- * list without relocations needs no table.
+ * Handles hashed, for relocations that name their target by handle.  A
+ * handle listed twice (the execbuffer fails when it locks the list) is
+ * found at its first index.  A list without relocations needs no table.
  */
 static int exec_build_handles(struct i915_exec *eb)
 {
@@ -318,21 +263,21 @@ int i915_exec_handle_index(const struct i915_exec *eb, u32 handle)
  * @eb: the execbuffer, its object list copied in, no lock held
  *
  * Each handle is looked up once, in list order, and its entry checked;
- * then the list as a whole: no object twice, no overlapping softpinned
- * objects.  Builds the handle table relocations use (unless
- * I915_EXEC_HANDLE_LUT).
+ * then the list as a whole: no overlapping softpinned objects.  (An
+ * object listed twice is found when the list is locked:
+ * i915_exec_lock_and_bind().)  Builds the handle table relocations use
+ * (unless I915_EXEC_HANDLE_LUT).
  *
  * Return: 0; -ENOENT for a handle that names nothing; -EINVAL for unknown
  * object flags, an alignment that is no power of two, a softpin address
  * that is unaligned, outside the GTT or overlapping another, a bad
- * pad_to_size, an object listed twice; -ENOMEM.  Sets @eb->userptr if
- * the list has userptr objects.
+ * pad_to_size; -ENOMEM.  Sets @eb->userptr if the list has userptr
+ * objects.
  */
 int i915_exec_lookup(struct i915_exec *eb)
 {
 	u32 handles[EXEC_LOOKUP_CHUNK];
 	struct i915_gem_object *objs[EXEC_LOOKUP_CHUNK];
-	struct i915_exec_object *eo;
 	unsigned int i, k, n, found;
 	int ret;
 
@@ -343,31 +288,31 @@ int i915_exec_lookup(struct i915_exec *eb)
 		for (k = 0; k < n; k++)
 			handles[k] = eb->objects[i + k].handle;
 		found = i915_gem_object_lookup_many(eb->file, handles, n, objs);
+		/* Each entry in list order: a bad one before a missing one. */
 		for (k = 0; k < found; k++) {
 			eb->objects[i + k].obj = objs[k];
 			/* Noted here, where each object is touched anyway. */
-			if (i915_gem_object_is_userptr(objs[k]))
-				eb->userptr = true;
-		}
-		/* The entries in list order: a bad one before a missing one. */
-		for (k = 0; k < found; k++) {
+			eb->userptr |= i915_gem_object_is_userptr(objs[k]);
 			ret = exec_check_object(eb, &eb->objects[i + k]);
-			if (ret)
-				return ret;
+			if (unlikely(ret))
+				goto out_store;
 		}
 		if (found < n) {
-			eo = &eb->objects[i + found];
 			drm_dbg(&eb->i915->drm, "exec: no handle %u\n",
-				eo->handle);
+				eb->objects[i + found].handle);
 			return -ENOENT;
 		}
 	}
 
-	ret = exec_check_duplicates(eb);
-	if (!ret)
-		ret = exec_check_fixed_overlap(eb, false);
+	ret = exec_check_fixed_overlap(eb, false);
 	if (!ret)
 		ret = exec_build_handles(eb);
+	return ret;
+
+out_store:
+	/* The rest of the chunk's references, for exec_fini() to drop. */
+	while (++k < found)
+		eb->objects[i + k].obj = objs[k];
 	return ret;
 }
 
@@ -521,8 +466,7 @@ static __always_inline void exec_object_domains(struct i915_exec *eb,
 static __always_inline void exec_placed(struct i915_exec *eb,
 					struct i915_exec_object *eo)
 {
-	if (eo->obj->gtt_node.start != eo->offset)
-		eb->moved = true;
+	eb->moved |= eo->obj->gtt_node.start != eo->offset;
 	eo->offset = eo->obj->gtt_node.start;
 	eo->flags |= __EXEC_OBJECT_PLACED;
 	if (!eb->userptr)
@@ -547,9 +491,11 @@ static __always_inline bool exec_place_early(struct i915_exec *eb,
 	struct i915_gtt_place place __uninitialized;
 
 	eo->flags &= ~__EXEC_OBJECT_PLACED;
-	/* The bind pass places these (and keeps one bound right). */
-	if (eb->num_fixed || !drm_mm_node_allocated(&eo->obj->gtt_node) ||
-	    exec_needs_fence_place(eb, eo))
+	/*
+	 * The bind pass places these (and keeps one bound right); one that
+	 * is not bound fails i915_gtt_placed_locked().
+	 */
+	if (eb->num_fixed || exec_needs_fence_place(eb, eo))
 		return false;
 	place = exec_place_plain(eo);
 	if (!i915_gtt_placed_locked(&eb->i915->gtt, eo->obj, &place))
@@ -629,15 +575,16 @@ static int exec_unbind_movable(struct i915_exec *eb)
  * object with a write domain is marked EXEC_OBJECT_WRITE, which the
  * fences and dependencies of the request follow.
  */
-static void exec_complete_domains(struct i915_exec_object *eo)
+static __always_inline void exec_complete_domains(struct i915_exec_object *eo)
 {
-	if ((eo->flags & EXEC_OBJECT_WRITE) && !eo->write_domain)
-		eo->write_domain = I915_GEM_DOMAIN_RENDER;
-	if (eo->write_domain)
-		eo->flags |= EXEC_OBJECT_WRITE;
-	eo->read_domains |= eo->write_domain;
-	if (!eo->read_domains)
-		eo->read_domains = I915_GEM_DOMAIN_RENDER;
+	/* Masks rather than branches (a loop over the list). */
+	u32 render = eo->flags & EXEC_OBJECT_WRITE ? I915_GEM_DOMAIN_RENDER : 0;
+	u32 write = eo->write_domain | (render & -(u32)!eo->write_domain);
+	u32 read = eo->read_domains | write;
+
+	eo->write_domain = write;
+	eo->flags |= write ? EXEC_OBJECT_WRITE : 0;
+	eo->read_domains = read ?: I915_GEM_DOMAIN_RENDER;
 }
 
 /**
@@ -654,6 +601,19 @@ void i915_exec_object_domains(struct i915_exec *eb,
 			      struct i915_exec_object *eo)
 {
 	exec_object_domains(eb, eo);
+}
+
+/*
+ * An object listed twice, under one handle or two, is -EINVAL: its second
+ * lock in the same acquire context answers -EALREADY (so no pass of its
+ * own looks for duplicates).
+ */
+static int exec_lock_failed(struct i915_exec *eb, int ret)
+{
+	if (ret != -EALREADY)
+		return ret;
+	drm_dbg(&eb->i915->drm, "exec: object listed twice\n");
+	return -EINVAL;
 }
 
 /**
@@ -674,10 +634,10 @@ void i915_exec_object_domains(struct i915_exec *eb,
  *
  * Return: 0 with every object locked and bound; -EDEADLK when @eb->ww
  * must back off (the caller calls i915_ww_backoff() and this again);
- * -ENOSPC if the objects cannot fit together; -EINVAL for a pinned object
- * bound elsewhere than asked or softpinned objects of different caching
- * with no guard page between them; -ENOMEM; -EINTR or -ERESTARTSYS on a
- * signal.
+ * -ENOSPC if the objects cannot fit together; -EINVAL for an object
+ * listed twice, a pinned object bound elsewhere than asked or softpinned
+ * objects of different caching with no guard page between them; -ENOMEM;
+ * -EINTR or -ERESTARTSYS on a signal.
  */
 int i915_exec_lock_and_bind(struct i915_exec *eb)
 {
@@ -692,8 +652,8 @@ int i915_exec_lock_and_bind(struct i915_exec *eb)
 	for (i = 0; i < eb->count; i++) {
 		eo = &eb->objects[i];
 		ret = i915_ww_lock_borrowed(&eb->ww, eo->obj);
-		if (ret)
-			return ret;
+		if (unlikely(ret))
+			return exec_lock_failed(eb, ret);
 		eb->locked = i + 1;
 		ret = dma_resv_reserve_fences(eo->obj->base.resv, 1);
 		if (ret)
@@ -751,7 +711,8 @@ int i915_exec_pin_fences(struct i915_exec *eb)
 	unsigned int i;
 	int ret;
 
-	if (eb->i915->info->gen >= 4)
+	/* No pass over a list in which no entry asks for one. */
+	if (eb->i915->info->gen >= 4 || !eb->needs_fence)
 		return 0;
 	for (i = 0; i < eb->count; i++) {
 		eo = &eb->objects[i];

@@ -20,7 +20,7 @@
  *    resident drops the locks, is faulted in and phase 4 starts over).
  * 2. Lookup and validation, no lock held (i915_gem_exec_objects.c): each
  *    handle is looked up once (i915_exec_lookup(): a missing one is
- *    -ENOENT, an object listed twice -EINVAL), the object flags,
+ *    -ENOENT), the object flags,
  *    alignments and softpin addresses are checked, every relocation is
  *    checked against the list and its domains are unioned into its target
  *    (i915_reloc_check(); with I915_EXEC_NO_RELOC not here but only if
@@ -44,7 +44,8 @@
  *    (exec_await_objects()); the ring's own fences need none, its
  *    batches run in order.
  * 4. Locking and binding (i915_exec_lock_and_bind()): every object's
- *    dma_resv is locked through one ww acquire context, a fence slot is
+ *    dma_resv is locked through one ww acquire context (an object listed
+ *    twice is -EINVAL: its second lock answers -EALREADY), a fence slot is
  *    reserved in each, and each object gets a GTT address: softpinned
  *    objects at theirs first, the others wherever they fit, evicting other
  *    objects when the GTT is full (i915_gem_evict.c), and once more after
@@ -325,6 +326,7 @@ static int exec_copy_objects(struct i915_exec *eb, u64 buffers_ptr,
 	}
 	user_access_end();
 	eb->capture = flags & EXEC_OBJECT_CAPTURE;
+	eb->needs_fence = flags & EXEC_OBJECT_NEEDS_FENCE;
 	return 0;
 
 efault:
@@ -633,6 +635,7 @@ static unsigned int exec_max_dwords(const struct i915_exec *eb)
  */
 static int exec_create_request(struct i915_exec *eb)
 {
+	struct drm_gem_object **slots;
 	unsigned int i;
 
 	eb->rq = i915_request_create(eb->i915, eb->count);
@@ -645,8 +648,11 @@ static int exec_create_request(struct i915_exec *eb)
 	/* The objects live until the last lock is dropped (exec_fini()). */
 	i915_request_hold_objects(eb->rq);
 	/* The lookup's references are the request's from now on. */
+	slots = i915_request_take_objects(eb->rq, eb->count);
+	if (!slots)
+		return -EINVAL;
 	for (i = 0; i < eb->count; i++)
-		i915_request_take_object(eb->rq, &eb->objects[i].obj->base);
+		slots[i] = &eb->objects[i].obj->base;
 	eb->rq_objects = eb->count;
 	/* What the error state shows if the batch hangs. */
 	for (i = 0; eb->capture && i < eb->count; i++) {

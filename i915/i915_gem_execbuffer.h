@@ -127,7 +127,7 @@ struct i915_exec_handle {
  * @num_syncobjs: entries in @syncobjs
  * @rq: the request, from when it is allocated
  * @rq_objects: the first @rq_objects entries' lookup references are
- *	@rq's (i915_request_take_object()), no longer the list's
+ *	@rq's (i915_request_take_objects()), no longer the list's
  * @invalidate: GPU domains whose caches the MI_FLUSH before the batch
  *	invalidates
  * @flush: domains whose caches it flushes
@@ -142,6 +142,7 @@ struct i915_exec_handle {
  * @reloc_fault_len: its length in bytes
  * @userptr: the list has userptr objects (i915_gem_userptr.c)
  * @capture: some entry has EXEC_OBJECT_CAPTURE (noted at the copy)
+ * @needs_fence: some entry has EXEC_OBJECT_NEEDS_FENCE (noted at the copy)
  * @num_relocs: relocation entries of all objects (counted at the copy)
  * @num_fixed: entries with EXEC_OBJECT_PINNED (softpinned), counted by
  *	i915_exec_lookup()
@@ -186,6 +187,7 @@ struct i915_exec {
 	size_t reloc_fault_len;
 	bool userptr;
 	bool capture;
+	bool needs_fence;
 	bool userptr_held;
 	u64 num_relocs;
 	unsigned int num_fixed;
