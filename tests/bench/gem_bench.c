@@ -1152,8 +1152,7 @@ static void bench_goals(struct ctx *c, struct refs *r)
 	goal_check_relocs(&g, "1000 stale relocations");
 
 	goal_setup(&g, GOAL_OBJECTS, 0, false, 0);
-	if (goal_measure(6, &o, &ref, &res))
-	{
+	if (goal_measure(6, &o, &ref, &res)) {
 		print_goal("1000 objects / 1 object", median_q(&res), 40, "x",
 			   spread_q(&res, 1));
 		/* which side moved: the ratio alone does not say */
