@@ -38,6 +38,7 @@
 #include <linux/dma-buf.h>
 #include <linux/dma-resv.h>
 #include <linux/highmem.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/pagemap.h>
@@ -250,9 +251,112 @@ static struct dma_buf *i915_gem_object_prime_export(struct drm_gem_object *gem,
 	return drm_gem_dmabuf_export(gem->dev, &exp_info);
 }
 
+/*
+ * The handle cache.  An execbuffer names up to thousands of objects by
+ * handle, the same ones exec after exec; the DRM core's handle table is
+ * an idr, a radix tree walked for each.  Each file keeps an array indexed
+ * by handle (&i915_file.lut, up to LUT_MAX handles) of the objects its
+ * execbuffers found, beside the core's table and under its lock
+ * (table_lock), so that a handle it holds costs an array load.
+ *
+ * An entry is valid while its handle names its object: the core replaces
+ * a closing handle's idr entry with NULL under table_lock before it calls
+ * &drm_gem_object_funcs.close (i915_gem_object_close()), which clears the
+ * entry under that lock, and frees the handle's number only after that;
+ * a new handle is published in the idr only once it is whole.  So a
+ * lookup under the lock finds either a live handle's object, or nothing,
+ * and falls back to the idr.  An object is cached by one file at one
+ * handle at a time (&i915_gem_object.lut_file, claimed with cmpxchg(),
+ * since two files' locks do not exclude each other); the close of any of
+ * its handles in that file clears it.  Objects shared between files, and
+ * a second handle of the same object, go to the idr each time, as before.
+ */
+#define LUT_MIN		256
+#define LUT_MAX		(16 * 1024)
+
+/* A handle found in the idr, cached if the object is free to be. */
+static void lut_cache(struct drm_file *file, struct i915_file *fpriv,
+		      u32 handle, struct i915_gem_object *obj)
+{
+	lockdep_assert_held(&file->table_lock);
+
+	if (handle < fpriv->lut_size && !cmpxchg(&obj->lut_file, NULL, file)) {
+		obj->lut_handle = handle;
+		fpriv->lut[handle] = obj;
+	}
+}
+
+/* Room for @handle in the cache (no lock held); none if memory is short. */
+static void lut_grow(struct drm_file *file, u32 handle)
+{
+	struct i915_file *fpriv = file->driver_priv;
+	u32 size = max_t(u32, roundup_pow_of_two(handle + 1), LUT_MIN);
+	struct i915_gem_object **lut;
+
+	lut = kvcalloc(size, sizeof(*lut), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!lut)
+		return;
+	spin_lock(&file->table_lock);
+	if (size > fpriv->lut_size) {
+		if (fpriv->lut_size)
+			memcpy(lut, fpriv->lut,
+			       array_size(fpriv->lut_size, sizeof(*lut)));
+		swap(lut, fpriv->lut);
+		fpriv->lut_size = size;
+	}
+	spin_unlock(&file->table_lock);
+	kvfree(lut);	/* the old array, or the new one if another grew it */
+}
+
+/*
+ * A handle of @obj closed in @file (its idr entry NULL already): the
+ * file's cache entry of @obj goes, if it has one, whichever of the
+ * object's handles in @file is closing (another handle will be looked up
+ * in the idr again).  Without the lock when the object is not cached in
+ * @file: a lookup that caches it meanwhile does so under a live handle
+ * (the closing one's idr entry is NULL under the lock already).
+ */
+static void i915_gem_lut_forget(struct i915_gem_object *obj,
+				struct drm_file *file)
+{
+	struct i915_file *fpriv = file->driver_priv;
+
+	if (READ_ONCE(obj->lut_file) != file)
+		return;
+	spin_lock(&file->table_lock);
+	if (obj->lut_file == file) {
+		fpriv->lut[obj->lut_handle] = NULL;
+		WRITE_ONCE(obj->lut_file, NULL);
+	}
+	spin_unlock(&file->table_lock);
+}
+
+/**
+ * i915_gem_lut_fini - free a closing file's handle cache
+ * @fpriv: the file's state; every handle of the file is closed, so the
+ *	cache is empty
+ */
+void i915_gem_lut_fini(struct i915_file *fpriv)
+{
+	kvfree(fpriv->lut);
+	fpriv->lut = NULL;
+	fpriv->lut_size = 0;
+}
+
+/*
+ * &drm_gem_object_funcs.close: a handle of the object in @file is gone
+ * (its idr entry NULL, its number not yet free).
+ */
+static void i915_gem_object_close(struct drm_gem_object *gem,
+				  struct drm_file *file)
+{
+	i915_gem_lut_forget(to_i915_obj(gem), file);
+	i915_gem_object_mmap_close(gem, file);
+}
+
 static const struct drm_gem_object_funcs i915_gem_object_funcs = {
 	.free = i915_gem_object_free,
-	.close = i915_gem_object_mmap_close,
+	.close = i915_gem_object_close,
 	.export = i915_gem_object_prime_export,
 	.pin = i915_gem_object_prime_pin,
 	.unpin = i915_gem_object_prime_unpin,
@@ -443,35 +547,67 @@ struct i915_gem_object *i915_gem_object_lookup(struct drm_file *file,
 	return gem ? to_i915_obj(gem) : NULL;
 }
 
+/* A handle the cache does not have, from the idr; NULL if none. */
+static struct i915_gem_object *lookup_idr(struct drm_file *file,
+					  struct i915_file *fpriv, u32 handle,
+					  u32 *grow)
+{
+	struct drm_gem_object *gem = idr_find(&file->object_idr, handle);
+
+	if (!gem)
+		return NULL;
+	if (handle >= fpriv->lut_size && handle < LUT_MAX)
+		*grow = max(*grow, handle);
+	lut_cache(file, fpriv, handle, to_i915_obj(gem));
+	return to_i915_obj(gem);
+}
+
 /**
  * i915_gem_object_lookup_many - find several objects under one lock
  * @file: the client
- * @handles: the handles
  * @n: how many
- * @objs: the objects found, each with a new reference
+ * @handle: the first handle; the others follow, @stride bytes apart
+ * @obj: where the object of the first goes, with a new reference; the
+ *	others follow, @stride bytes apart
+ * @stride: bytes from one handle to the next, and from one object to the
+ *	next (the entries of an array of structures that hold both: an
+ *	execbuffer's list)
  *
  * What i915_gem_object_lookup() does for each handle in turn, with the
- * file's handle table locked once (an execbuffer's list).
+ * file's handle table locked once, through the file's handle cache; a
+ * handle found in the idr is cached for the next time, the cache grown
+ * to hold it if need be.
  *
  * Return: how many handles from the first were found: @n, or the index
- * of the first that names nothing (@objs is filled up to it).
+ * of the first that names nothing (objects are stored up to it).
  */
 unsigned int i915_gem_object_lookup_many(struct drm_file *file,
-					 const u32 *handles, unsigned int n,
-					 struct i915_gem_object **objs)
+					 unsigned int n, const u32 *handle,
+					 struct i915_gem_object **obj,
+					 size_t stride)
 {
-	struct drm_gem_object *gem;
+	struct i915_file *fpriv = file->driver_priv;
+	struct i915_gem_object *o, **lut;
 	unsigned int i;
+	u32 h, size, grow = 0;
 
 	spin_lock(&file->table_lock);
+	lut = fpriv->lut;
+	size = fpriv->lut_size;
 	for (i = 0; i < n; i++) {
-		gem = idr_find(&file->object_idr, handles[i]);
-		if (!gem)
-			break;
-		drm_gem_object_get(gem);
-		objs[i] = to_i915_obj(gem);
+		h = *(const u32 *)((const char *)handle + i * stride);
+		o = likely(h < size) ? lut[h] : NULL;
+		if (unlikely(!o)) {
+			o = lookup_idr(file, fpriv, h, &grow);
+			if (!o)
+				break;
+		}
+		drm_gem_object_get(&o->base);
+		*(struct i915_gem_object **)((char *)obj + i * stride) = o;
 	}
 	spin_unlock(&file->table_lock);
+	if (unlikely(grow))
+		lut_grow(file, grow);
 	return i;
 }
 

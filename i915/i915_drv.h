@@ -287,8 +287,15 @@ struct i915_exec_kept {
 /* The buffers of &i915_device.exec_kept. */
 enum {
 	I915_EXEC_KEPT_LIST,
+	I915_EXEC_KEPT_RQ_OBJECTS,
 	I915_EXEC_KEPT_COUNT
 };
+
+/* i915_gem_exec_objects.c */
+struct i915_exec_kept *i915_exec_kept_get(struct i915_exec_kept **slot,
+					  size_t bytes, size_t keep);
+void i915_exec_kept_put(struct i915_exec_kept **slot,
+			struct i915_exec_kept *k, size_t keep);
 
 /**
  * struct i915_device - one bound Gen3/Gen4 GPU
@@ -329,8 +336,8 @@ enum {
  *	i915_shrinker_info): each one an evictor had to pass over meanwhile
  * @shrink_unbound: of those, the objects it unbound
  * @exec_kept: buffers an execbuffer keeps for the next, or NULL: the
- *	object list's array and the duplicate check's table (taken and given
- *	back with xchg(), i915_exec_kept_get())
+ *	object list's array and its request's array of objects (taken and
+ *	given back with xchg(), i915_exec_kept_get())
  */
 struct i915_device {
 	struct drm_device drm;
@@ -403,6 +410,11 @@ static inline struct i915_device *to_i915(const struct drm_device *dev)
  *	file was opened (its default context's watchdog, as upstream's):
  *	its requests are cancelled that long after they are written into
  *	the ring; 0: never
+ * @lut: the handle cache (drm_gem.c): for each handle below @lut_size,
+ *	the object an execbuffer found under it, or NULL (under the DRM
+ *	file's table_lock, as the DRM core's handle table it caches)
+ * @lut_size: entries of @lut (0 until an execbuffer looks up a handle;
+ *	it only grows, under the same lock)
  */
 struct i915_file {
 	struct drm_file *file;
@@ -419,6 +431,8 @@ struct i915_file {
 	bool unrecoverable;
 	bool no_error_capture;
 	unsigned int request_timeout_ms;
+	struct i915_gem_object **lut;
+	u32 lut_size;
 };
 
 /**
@@ -440,6 +454,8 @@ struct i915_file {
  *	and a submitter between i915_request_hold_objects() and
  *	i915_request_unhold_objects(); the last one releases them
  * @max_objects: entries allocated in @objects
+ * @objects_buf: the buffer @objects is in (i915_exec_kept_get()), given
+ *	back to the device when they are released
  * @release_work: frees an escaped request after its fence's last
  *	reference (see i915_request_escape())
  * @batch: the entry of @objects that holds the batch, for the error state
@@ -486,6 +502,7 @@ struct i915_request {
 	struct drm_gem_object **objects;
 	unsigned int num_objects;
 	unsigned int max_objects;
+	struct i915_exec_kept *objects_buf;
 	atomic_t objects_users;
 	struct work_struct release_work;
 	struct drm_gem_object *batch;
@@ -645,6 +662,12 @@ struct i915_mmap_offset;
  * @gtt_written: a writable GTT mmap was faulted in since the last flush of
  *	its writes, whatever the write domain says (under the dma_resv lock;
  *	i915_gem_domain.c)
+ * @lut_file: the one DRM file whose handle cache (&i915_file.lut) holds
+ *	the object, or NULL: claimed with cmpxchg() under that file's
+ *	table_lock, released under it when a handle of the object in that
+ *	file is closed (drm_gem.c)
+ * @lut_handle: the handle under which @lut_file's cache holds it (under
+ *	@lut_file's table_lock)
  *
  * @pages, @sgt, @pages_pin_count, @read_domains, @write_domain,
  * @cache_level, @gtt_dma, @pin_count and @pin_owner are protected by the
@@ -688,6 +711,8 @@ struct i915_gem_object {
 	struct list_head userfault_link;
 	struct list_head views;
 	bool gtt_written;
+	struct drm_file *lut_file;
+	u32 lut_handle;
 };
 
 static inline struct i915_gem_object *to_i915_obj(struct drm_gem_object *obj)
@@ -1097,9 +1122,11 @@ int i915_gem_object_create_handle(struct drm_file *file,
 				  struct i915_gem_object *obj, u32 *handle);
 struct i915_gem_object *i915_gem_object_lookup(struct drm_file *file,
 					       u32 handle);
+void i915_gem_lut_fini(struct i915_file *fpriv);
 unsigned int i915_gem_object_lookup_many(struct drm_file *file,
-					 const u32 *handles, unsigned int n,
-					 struct i915_gem_object **objs);
+					 unsigned int n, const u32 *handle,
+					 struct i915_gem_object **obj,
+					 size_t stride);
 int i915_gem_object_pin_pages(struct i915_gem_object *obj);
 void i915_gem_object_unpin_pages(struct i915_gem_object *obj);
 int i915_gem_object_pread(struct i915_gem_object *obj, u64 offset,

@@ -3,10 +3,11 @@
  * DOC: per-file state
  *
  * What the driver keeps for each open DRM file (&struct i915_file): its
- * number, which owns the objects it pins, and its requests still running,
- * which THROTTLE waits for.  Opening a file sets it up; postclose drops
- * the file's pins (i915_gem_pin.c), detaches its requests
- * (i915_request.c) and frees it after an RCU grace period.
+ * number, which owns the objects it pins, its requests still running,
+ * which THROTTLE waits for, and its handle cache (drm_gem.c).  Opening a
+ * file sets it up; postclose drops the file's pins (i915_gem_pin.c),
+ * detaches its requests (i915_request.c), frees the handle cache and
+ * frees the state after an RCU grace period.
  */
 
 #include <drm/drm_file.h>
@@ -60,6 +61,7 @@ void i915_gem_postclose(struct drm_device *dev, struct drm_file *file)
 
 	i915_gem_file_unpin_all(to_i915(dev), fpriv);
 	i915_request_file_close(fpriv);
+	i915_gem_lut_fini(fpriv);
 	file->driver_priv = NULL;
 	kfree_rcu(fpriv, rcu);
 }

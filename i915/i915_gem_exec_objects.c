@@ -30,15 +30,12 @@
 #include "i915_gem_execbuffer.h"
 #include "i915_reg.h"
 
-/* Object flags known upstream; anything else is -EINVAL. */
-#define I915_EXEC_OBJECT_FLAGS \
-	(EXEC_OBJECT_NEEDS_FENCE | EXEC_OBJECT_NEEDS_GTT | EXEC_OBJECT_WRITE | \
-	 EXEC_OBJECT_SUPPORTS_48B_ADDRESS | EXEC_OBJECT_PINNED | \
-	 EXEC_OBJECT_PAD_TO_SIZE | EXEC_OBJECT_ASYNC | EXEC_OBJECT_CAPTURE)
-
-/* Flags, alignment, softpin address and padding of one entry. */
-static noinline int exec_check_object_slow(struct i915_exec *eb,
-					   struct i915_exec_object *eo)
+/*
+ * Flags, alignment, softpin address and padding of one entry (its
+ * pad_to_size is 0 without EXEC_OBJECT_PAD_TO_SIZE: see the copy-in).
+ */
+static int exec_check_object(struct i915_exec *eb,
+			     struct i915_exec_object *eo)
 {
 	struct drm_device *dev = &eb->i915->drm;
 	struct i915_gtt *gtt = &eb->i915->gtt;
@@ -47,9 +44,7 @@ static noinline int exec_check_object_slow(struct i915_exec *eb,
 	if (eo->flags & ~(u64)I915_EXEC_OBJECT_FLAGS ||
 	    (eo->alignment & (eo->alignment - 1)))
 		goto err;
-	if (!(eo->flags & EXEC_OBJECT_PAD_TO_SIZE))
-		eo->pad_to_size = 0;
-	else if (offset_in_page(eo->pad_to_size))
+	if (offset_in_page(eo->pad_to_size))
 		goto err;
 
 	if (!(eo->flags & EXEC_OBJECT_PINNED))
@@ -69,23 +64,6 @@ err:
 		eo->handle, eo->flags, eo->alignment, eo->offset,
 		eo->pad_to_size);
 	return -EINVAL;
-}
-
-/*
- * exec_check_object_slow() for an entry with softpin, padding or
- * anything wrong; the common entry, with none, costs one branch.
- */
-static __always_inline int exec_check_object(struct i915_exec *eb,
-					     struct i915_exec_object *eo)
-{
-	if (likely(!((eo->flags & (~(u64)I915_EXEC_OBJECT_FLAGS |
-				   EXEC_OBJECT_PAD_TO_SIZE |
-				   EXEC_OBJECT_PINNED)) |
-		     (eo->alignment & (eo->alignment - 1))))) {
-		eo->pad_to_size = 0;
-		return 0;
-	}
-	return exec_check_object_slow(eb, eo);
 }
 
 /*
@@ -205,23 +183,36 @@ static int exec_check_fixed_overlap(struct i915_exec *eb, bool colors)
 	return ret;
 }
 
-/*
- * Handles hashed, for relocations that name their target by handle.  A
- * handle listed twice (the execbuffer fails when it locks the list) is
- * found at its first index.  A list without relocations needs no table.
+/**
+ * i915_exec_build_handles - hash the list's handles for relocations
+ * @eb: the execbuffer, its objects looked up
+ *
+ * For relocations that name their target by handle (without
+ * I915_EXEC_HANDLE_LUT), built when they are first read (so never with
+ * I915_EXEC_NO_RELOC while nothing moves).  A handle listed twice (the
+ * execbuffer fails when it locks the list) is found at its first index.
+ * The table of a short list is in @eb itself (&i915_exec.handles_inline,
+ * zeroed with it): no allocation, and no charge to the caller's memcg,
+ * for the common execbuffer of a few objects.  Built once: a second call
+ * does nothing.
+ *
+ * Return: 0 or -ENOMEM.
  */
-static int exec_build_handles(struct i915_exec *eb)
+int i915_exec_build_handles(struct i915_exec *eb)
 {
 	unsigned int bits = exec_hash_bits(eb);
 	unsigned long mask = BIT(bits) - 1, h;
 	unsigned int i;
 	u32 handle;
 
-	if ((eb->flags & I915_EXEC_HANDLE_LUT) || !eb->num_relocs)
+	if (eb->handles || (eb->flags & I915_EXEC_HANDLE_LUT))
 		return 0;
 
-	eb->handles = kvcalloc(mask + 1, sizeof(*eb->handles),
-			       GFP_KERNEL_ACCOUNT);
+	if (mask < ARRAY_SIZE(eb->handles_inline))
+		eb->handles = eb->handles_inline;
+	else
+		eb->handles = kvcalloc(mask + 1, sizeof(*eb->handles),
+				       GFP_KERNEL_ACCOUNT);
 	if (!eb->handles)
 		return -ENOMEM;
 	eb->handles_mask = mask;
@@ -239,7 +230,7 @@ static int exec_build_handles(struct i915_exec *eb)
 
 /**
  * i915_exec_handle_index - find a handle in the object list
- * @eb: the execbuffer, after i915_exec_lookup(), without
+ * @eb: the execbuffer, after i915_exec_build_handles(), without
  *	I915_EXEC_HANDLE_LUT
  * @handle: a relocation's target handle
  *
@@ -262,11 +253,13 @@ int i915_exec_handle_index(const struct i915_exec *eb, u32 handle)
  * i915_exec_lookup - look up and check the object list
  * @eb: the execbuffer, its object list copied in, no lock held
  *
- * Each handle is looked up once, in list order, and its entry checked;
- * then the list as a whole: no overlapping softpinned objects.  (An
+ * Each handle is looked up once, in list order, and its entry checked
+ * (one by one only if the copy-in saw an entry with softpin, padding, an
+ * unknown flag or an odd alignment, &i915_exec.entries_odd: the others
+ * pass as they are); then the list as a whole: no overlapping softpinned
+ * objects.  (An
  * object listed twice is found when the list is locked:
- * i915_exec_lock_and_bind().)  Builds the handle table relocations use
- * (unless I915_EXEC_HANDLE_LUT).
+ * i915_exec_lock_and_bind().)
  *
  * Return: 0; -ENOENT for a handle that names nothing; -EINVAL for unknown
  * object flags, an alignment that is no power of two, a softpin address
@@ -276,43 +269,36 @@ int i915_exec_handle_index(const struct i915_exec *eb, u32 handle)
  */
 int i915_exec_lookup(struct i915_exec *eb)
 {
-	u32 handles[EXEC_LOOKUP_CHUNK];
-	struct i915_gem_object *objs[EXEC_LOOKUP_CHUNK];
+	struct i915_exec_object *eo = eb->objects;
 	unsigned int i, k, n, found;
-	int ret;
+	bool userptr = false;
+	int ret = 0;
 
 	eb->num_fixed = 0;
 	/* The handle table locked once per chunk, not once per handle. */
 	for (i = 0; i < eb->count; i += n) {
 		n = min_t(unsigned int, eb->count - i, EXEC_LOOKUP_CHUNK);
-		for (k = 0; k < n; k++)
-			handles[k] = eb->objects[i + k].handle;
-		found = i915_gem_object_lookup_many(eb->file, handles, n, objs);
+		found = i915_gem_object_lookup_many(eb->file, n, &eo[i].handle,
+						    &eo[i].obj, sizeof(*eo));
+		for (k = i; k < i + found; k++)
+			userptr |= i915_gem_object_is_userptr(eo[k].obj);
 		/* Each entry in list order: a bad one before a missing one. */
-		for (k = 0; k < found; k++) {
-			eb->objects[i + k].obj = objs[k];
-			/* Noted here, where each object is touched anyway. */
-			eb->userptr |= i915_gem_object_is_userptr(objs[k]);
-			ret = exec_check_object(eb, &eb->objects[i + k]);
-			if (unlikely(ret))
-				goto out_store;
+		for (k = i; unlikely(eb->entries_odd) && k < i + found; k++) {
+			ret = exec_check_object(eb, &eo[k]);
+			if (ret)
+				goto out;
 		}
 		if (found < n) {
 			drm_dbg(&eb->i915->drm, "exec: no handle %u\n",
-				eb->objects[i + found].handle);
-			return -ENOENT;
+				eo[i + found].handle);
+			ret = -ENOENT;
+			goto out;
 		}
 	}
 
 	ret = exec_check_fixed_overlap(eb, false);
-	if (!ret)
-		ret = exec_build_handles(eb);
-	return ret;
-
-out_store:
-	/* The rest of the chunk's references, for exec_fini() to drop. */
-	while (++k < found)
-		eb->objects[i + k].obj = objs[k];
+out:
+	eb->userptr |= userptr;
 	return ret;
 }
 
@@ -641,30 +627,37 @@ static int exec_lock_failed(struct i915_exec *eb, int ret)
  */
 int i915_exec_lock_and_bind(struct i915_exec *eb)
 {
-	struct i915_exec_object *eo;
+	struct i915_exec_object *eo = eb->objects;
+	const unsigned int count = eb->count;
 	unsigned int i, placed = 0;
+	struct i915_gem_object *obj;
+	bool exported = false;
 	int ret;
 
 	eb->exported = false;
 	eb->invalidate = 0;
 	eb->flush = 0;
-	/* Each object touched once here, for what the later passes need. */
-	for (i = 0; i < eb->count; i++) {
-		eo = &eb->objects[i];
-		ret = i915_ww_lock_borrowed(&eb->ww, eo->obj);
+	/*
+	 * Each object touched once here, for what the later passes need;
+	 * locals rather than loads through @eb again after each call.
+	 */
+	for (i = 0; i < count; i++) {
+		obj = eo[i].obj;
+		ret = i915_ww_lock_borrowed(&eb->ww, obj);
 		if (unlikely(ret))
 			return exec_lock_failed(eb, ret);
 		eb->locked = i + 1;
-		ret = dma_resv_reserve_fences(eo->obj->base.resv, 1);
+		ret = dma_resv_reserve_fences(obj->base.resv, 1);
 		if (ret)
 			return ret;
-		exec_complete_domains(eo);
-		eb->exported |= eo->obj->exported;
-		placed += exec_place_early(eb, eo);
+		exec_complete_domains(&eo[i]);
+		exported |= obj->exported;
+		placed += exec_place_early(eb, &eo[i]);
 	}
+	eb->exported = exported;
 
 	ret = exec_check_fixed_overlap(eb, true);
-	if (ret || placed == eb->count)
+	if (ret || placed == count)
 		return ret;
 	ret = exec_check_fit(eb);
 	if (ret)

@@ -252,47 +252,44 @@ static int exec_init(struct i915_exec *eb, struct drm_device *dev,
 
 /*
  * One entry of the object list, read from user memory field by field
- * (inside exec_copy_objects()'s user access) and every field of @eo
- * written: the array is not zeroed.  No compound literal: assigning one
- * zeroes the entry first with a rep stos, and a copy into a buffer on
- * the stack is a rep movs, each of whose iterations costs a pass through
- * a translation block under TCG, for every object of every execbuffer.
- * The assertion (of the 64-bit layout, which the CI builds) catches a
- * field added to the entry and not here.  A v1 entry (&struct
- * drm_i915_gem_exec_object) is the head of a v2 one: the same fields at
- * the same offsets, without @flags and @pad_to_size, which are 0 for v1.
+ * (inside exec_copy_objects()'s user access); of the rest of @eo, what a
+ * later phase reads before it writes is written too (see &struct
+ * i915_exec_object): the array is not zeroed.  No compound literal:
+ * assigning one zeroes the entry first with a rep stos, and a copy into a
+ * buffer on the stack is a rep movs, each of whose iterations costs a
+ * pass through a translation block under TCG, for every object of every
+ * execbuffer.  The assertion (of the 64-bit layout, which the CI builds)
+ * catches a field added to the entry and not considered here.  A v1
+ * entry (&struct drm_i915_gem_exec_object) is the head of a v2 one: the
+ * same fields at the same offsets, without @flags and @pad_to_size,
+ * which are 0 for v1.
  */
 static_assert(!IS_ENABLED(CONFIG_64BIT) ||
-	      sizeof(struct i915_exec_object) == 104);
+	      sizeof(struct i915_exec_object) == 96);
 
 static __always_inline int
 exec_read_entry(struct i915_exec_object *eo,
 		const struct drm_i915_gem_exec_object2 __user *u, bool v2)
 {
-	u64 relocs_ptr;
+	u64 relocs_ptr, flags = 0, pad = 0;
 
 	unsafe_get_user(eo->handle, &u->handle, efault);
 	unsafe_get_user(eo->relocation_count, &u->relocation_count, efault);
 	unsafe_get_user(relocs_ptr, &u->relocs_ptr, efault);
 	unsafe_get_user(eo->alignment, &u->alignment, efault);
 	unsafe_get_user(eo->offset, &u->offset, efault);
-	eo->flags = 0;
-	eo->pad_to_size = 0;
 	if (v2) {
-		unsafe_get_user(eo->flags, &u->flags, efault);
-		unsafe_get_user(eo->pad_to_size, &u->pad_to_size, efault);
+		unsafe_get_user(flags, &u->flags, efault);
+		unsafe_get_user(pad, &u->pad_to_size, efault);
 	}
+	eo->flags = flags;
+	/* Ignored without its flag, as upstream. */
+	eo->pad_to_size = flags & EXEC_OBJECT_PAD_TO_SIZE ? pad : 0;
 	eo->obj = NULL;
 	eo->user_relocs = u64_to_user_ptr(relocs_ptr);
-	eo->user_offset = (u64 __user *)&u->offset;
 	eo->user_offset_in = eo->offset;
-	eo->relocs_applied = 0;
 	eo->read_domains = 0;
 	eo->write_domain = 0;
-	eo->commit_read = 0;
-	eo->commit_write = 0;
-	eo->patched = false;
-	eo->relocs_stale = false;
 	return 0;
 
 efault:
@@ -302,31 +299,37 @@ efault:
 /*
  * The object list of either version, @size bytes an entry, in one user
  * access (one access_ok() and one STAC for the whole array, no copy
- * through a bounce buffer).
+ * through a bounce buffer).  What the whole list has is noted on the
+ * way: relocations, flags, alignments that are no power of two.
  */
 static int exec_copy_objects(struct i915_exec *eb, u64 buffers_ptr,
 			     size_t size)
 {
 	const bool v2 = size == sizeof(struct drm_i915_gem_exec_object2);
 	void __user *base = u64_to_user_ptr(buffers_ptr);
-	struct i915_exec_object *eo;
-	u64 flags = 0;
+	struct i915_exec_object *eo = eb->objects;
+	const unsigned int count = eb->count;
+	u64 flags = 0, relocs = 0, odd_align = 0;
 	unsigned int i;
 
-	if (!user_access_begin(base, array_size(eb->count, size))) {
+	eb->user_list = base;
+	eb->user_entry_size = size;
+	if (!user_access_begin(base, array_size(count, size))) {
 		eb->count = 0;	/* exec_fini() looks at written entries only */
 		return -EFAULT;
 	}
-	for (i = 0; i < eb->count; i++) {
-		eo = &eb->objects[i];
-		if (exec_read_entry(eo, base + i * size, v2))
+	for (i = 0; i < count; i++) {
+		if (exec_read_entry(&eo[i], base + i * size, v2))
 			goto efault;
-		eb->num_relocs += eo->relocation_count;
-		flags |= eo->flags;
+		relocs += eo[i].relocation_count;
+		flags |= eo[i].flags;
+		odd_align |= eo[i].alignment & (eo[i].alignment - 1);
 	}
 	user_access_end();
+	eb->num_relocs = relocs;
 	eb->capture = flags & EXEC_OBJECT_CAPTURE;
 	eb->needs_fence = flags & EXEC_OBJECT_NEEDS_FENCE;
+	eb->entries_odd = i915_exec_flags_odd(flags) || odd_align;
 	return 0;
 
 efault:
@@ -635,10 +638,12 @@ static unsigned int exec_max_dwords(const struct i915_exec *eb)
  */
 static int exec_create_request(struct i915_exec *eb)
 {
+	const struct i915_exec_object *eo = eb->objects;
+	const unsigned int count = eb->count;
 	struct drm_gem_object **slots;
 	unsigned int i;
 
-	eb->rq = i915_request_create(eb->i915, eb->count);
+	eb->rq = i915_request_create(eb->i915, count);
 	if (IS_ERR(eb->rq)) {
 		int ret = PTR_ERR(eb->rq);
 
@@ -648,12 +653,12 @@ static int exec_create_request(struct i915_exec *eb)
 	/* The objects live until the last lock is dropped (exec_fini()). */
 	i915_request_hold_objects(eb->rq);
 	/* The lookup's references are the request's from now on. */
-	slots = i915_request_take_objects(eb->rq, eb->count);
+	slots = i915_request_take_objects(eb->rq, count);
 	if (!slots)
 		return -EINVAL;
-	for (i = 0; i < eb->count; i++)
-		slots[i] = &eb->objects[i].obj->base;
-	eb->rq_objects = eb->count;
+	for (i = 0; i < count; i++)
+		slots[i] = &eo[i].obj->base;
+	eb->rq_objects = count;
 	/* What the error state shows if the batch hangs. */
 	for (i = 0; eb->capture && i < eb->count; i++) {
 		if (eb->objects[i].flags & EXEC_OBJECT_CAPTURE) {
@@ -853,17 +858,19 @@ static int exec_emit(struct i915_exec *eb)
 static void exec_publish(struct i915_exec *eb)
 {
 	u64 stamp = i915_gtt_lru_stamp(eb->i915);
-	struct i915_exec_object *eo;
-	unsigned int i;
+	struct i915_exec_object *eo = eb->objects, *end = eo + eb->count;
+	struct dma_fence *fence = &eb->rq->fence;
+	struct i915_gem_object *obj;
 
-	for (i = 0; i < eb->count; i++) {
-		eo = &eb->objects[i];
-		dma_resv_add_fence(eo->obj->base.resv, &eb->rq->fence,
+	/* Locals, not loads through @eb again after each call. */
+	for (; eo < end; eo++) {
+		obj = eo->obj;
+		dma_resv_add_fence(obj->base.resv, fence,
 				   eo->flags & EXEC_OBJECT_WRITE ?
 				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
-		i915_gem_object_set_gpu_domains(eo->obj, eo->commit_read,
+		i915_gem_object_set_gpu_domains(obj, eo->commit_read,
 						eo->commit_write);
-		i915_gtt_mark_used(eo->obj, stamp);
+		i915_gtt_mark_used(obj, stamp);
 		i915_exec_unlock_object(eo);
 	}
 	eb->locked = 0;
@@ -975,6 +982,14 @@ static int exec_locked(struct i915_exec *eb)
 /* -------------------------------------------------------------------- */
 /* Phase 9: write-back, and the whole path                               */
 
+/* The offset field of entry @i of the user's list (v1 or v2: the same). */
+static u64 __user *exec_user_offset(const struct i915_exec *eb,
+				    unsigned int i)
+{
+	return eb->user_list + i * eb->user_entry_size +
+	       offsetof(struct drm_i915_gem_exec_object2, offset);
+}
+
 /*
  * The objects' GTT addresses, where they differ from the entry's offset
  * as the user gave it (the others would write the same value back;
@@ -992,7 +1007,7 @@ static void exec_write_back_offsets(struct i915_exec *eb)
 		eo = &eb->objects[i];
 		if (eo->offset == eo->user_offset_in)
 			continue;
-		if (put_user(eo->offset, eo->user_offset))
+		if (put_user(eo->offset, exec_user_offset(eb, i)))
 			return;
 	}
 }
@@ -1169,7 +1184,8 @@ static void exec_fini(struct i915_exec *eb)
 		drm_syncobj_put(eb->syncobjs[i].syncobj);
 	}
 	kfree(eb->syncobjs);
-	kvfree(eb->handles);
+	if (eb->handles != eb->handles_inline)
+		kvfree(eb->handles);
 	kvfree(eb->cliprects);
 	/* Those the request took were dropped with it, above. */
 	for (i = eb->rq_objects; i < eb->count; i++)

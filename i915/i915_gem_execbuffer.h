@@ -43,10 +43,10 @@ struct i915_exec_syncobj {
  * @obj: the object, with a reference from the lookup
  * @user_relocs: its relocation entries in user memory (read in chunks,
  *	never copied whole: see i915_gem_relocate.c)
- * @user_offset: the entry's offset field in the user's list
  * @handle: the user's handle
  * @relocation_count: entries at @user_relocs
  * @relocs_applied: entries the last i915_reloc_apply() pass went through
+ *	(set there; meaningful for a @patched entry)
  * @flags: EXEC_OBJECT_* flags (v1 entries have none)
  * @alignment: required GTT alignment, 0 or a power of two
  * @offset: in: softpin address or presumed offset; out: the GTT address
@@ -56,17 +56,21 @@ struct i915_exec_syncobj {
  * @read_domains: GPU domains this execbuffer reads the object through
  * @write_domain: the GPU domain it writes the object through, or 0
  * @commit_read: the read domains the object will have once the batch is
- *	queued (i915_exec_object_domains())
+ *	queued (i915_exec_object_domains(), which sets it once the object
+ *	is placed)
  * @commit_write: the write domain it will have then
- * @patched: a relocation was written into the object
+ * @patched: a relocation was written into the object (cleared by
+ *	i915_reloc_check(); meaningful once &i915_exec.relocs_checked)
  * @relocs_stale: i915_reloc_check() read an entry whose presumed_offset
  *	is not its target's offset in the list: i915_reloc_apply() must
  *	read this object's entries again even if no object moved
+ *
+ * Written at the copy-in: the user's fields, @obj (NULL) and the domains
+ * (0); the rest by the phase that uses it, before it is read.
  */
 struct i915_exec_object {
 	struct i915_gem_object *obj;
 	struct drm_i915_gem_relocation_entry __user *user_relocs;
-	u64 __user *user_offset;
 	u32 handle;
 	u32 relocation_count;
 	u32 relocs_applied;
@@ -93,6 +97,9 @@ struct i915_exec_handle {
 	u32 index;
 };
 
+/* Slots of the handle table kept in &struct i915_exec (a power of two). */
+#define EXEC_HANDLES_INLINE	16
+
 /**
  * struct i915_exec - one execbuffer on its way to the ring
  * @i915: the device
@@ -102,7 +109,10 @@ struct i915_exec_handle {
  * @count: entries in @objects
  * @handles: @objects' handles hashed (open addressing, linear probing),
  *	for relocations that name their target by handle (NULL with
- *	I915_EXEC_HANDLE_LUT): see i915_exec_handle_index()
+ *	I915_EXEC_HANDLE_LUT, or until the relocations are read): see
+ *	i915_exec_handle_index(); @handles_inline or an allocation
+ * @handles_inline: the table of a list of up to
+ *	%EXEC_HANDLES_INLINE / 2 objects
  * @handles_mask: @handles has @handles_mask + 1 slots, a power of two
  * @handles_bits: log2 of that
  * @batch: index of the batch in @objects
@@ -143,6 +153,11 @@ struct i915_exec_handle {
  * @userptr: the list has userptr objects (i915_gem_userptr.c)
  * @capture: some entry has EXEC_OBJECT_CAPTURE (noted at the copy)
  * @needs_fence: some entry has EXEC_OBJECT_NEEDS_FENCE (noted at the copy)
+ * @entries_odd: some entry has softpin, padding, an unknown flag or an
+ *	alignment that is no power of two (noted at the copy): only then
+ *	does i915_exec_lookup() check the entries one by one
+ * @user_list: the user's object list
+ * @user_entry_size: bytes of one of its entries (v1 or v2)
  * @num_relocs: relocation entries of all objects (counted at the copy)
  * @num_fixed: entries with EXEC_OBJECT_PINNED (softpinned), counted by
  *	i915_exec_lookup()
@@ -159,6 +174,7 @@ struct i915_exec {
 	struct i915_exec_object *objects;
 	unsigned int count;
 	struct i915_exec_handle *handles;
+	struct i915_exec_handle handles_inline[EXEC_HANDLES_INLINE];
 	unsigned long handles_mask;
 	unsigned int handles_bits;
 	unsigned int batch;
@@ -188,18 +204,40 @@ struct i915_exec {
 	bool userptr;
 	bool capture;
 	bool needs_fence;
+	bool entries_odd;
 	bool userptr_held;
+	void __user *user_list;
+	size_t user_entry_size;
 	u64 num_relocs;
 	unsigned int num_fixed;
 	bool exported;
 };
 
+/* Object flags known upstream; anything else is -EINVAL. */
+#define I915_EXEC_OBJECT_FLAGS \
+	(EXEC_OBJECT_NEEDS_FENCE | EXEC_OBJECT_NEEDS_GTT | EXEC_OBJECT_WRITE | \
+	 EXEC_OBJECT_SUPPORTS_48B_ADDRESS | EXEC_OBJECT_PINNED | \
+	 EXEC_OBJECT_PAD_TO_SIZE | EXEC_OBJECT_ASYNC | EXEC_OBJECT_CAPTURE)
+
+/**
+ * i915_exec_flags_odd - flags that make entries worth a look of their own
+ * @flags: an entry's EXEC_OBJECT_* flags, or those of a list ORed
+ *
+ * Softpin, padding, or a flag unknown upstream: such an entry is checked
+ * by i915_exec_lookup(), as one with an alignment that is no power of two.
+ * Inline: the copy-in notes it for the whole list.
+ *
+ * Return: true if any is set.
+ */
+static inline bool i915_exec_flags_odd(u64 flags)
+{
+	return flags & (~(u64)I915_EXEC_OBJECT_FLAGS | EXEC_OBJECT_PAD_TO_SIZE |
+			EXEC_OBJECT_PINNED);
+}
+
 /* i915_gem_exec_objects.c: the object list of one execbuffer */
 int i915_exec_lookup(struct i915_exec *eb);
-struct i915_exec_kept *i915_exec_kept_get(struct i915_exec_kept **slot,
-					  size_t bytes, size_t keep);
-void i915_exec_kept_put(struct i915_exec_kept **slot,
-			struct i915_exec_kept *k, size_t keep);
+int i915_exec_build_handles(struct i915_exec *eb);
 int i915_exec_check_batch(struct i915_exec *eb);
 int i915_exec_lock_and_bind(struct i915_exec *eb);
 void i915_exec_unlock(struct i915_exec *eb);

@@ -329,33 +329,6 @@ static void reloc_repeat_set(const struct i915_exec *eb,
 }
 
 /*
- * An entry like the last one (see &struct reloc_repeat) whose offset is
- * good: true, and its presumed offset noted as reloc_check_one() would.
- * False for anything else, which reloc_check_one() checks in full.
- */
-static __always_inline bool
-reloc_repeat_check(const struct reloc_repeat *r, bool *stale,
-		   const struct drm_i915_gem_relocation_entry *reloc)
-{
-	/*
-	 * One test of all the differences, not one branch each: under TCG
-	 * every conditional branch ends a translation block, and this runs
-	 * for every entry.
-	 */
-	u32 diff = (reloc->target_handle ^ r->handle) |
-		   (reloc->read_domains ^ r->read_domains) |
-		   (reloc->write_domain ^ r->write_domain) |
-		   (lower_32_bits(reloc->offset) & (sizeof(u32) - 1)) |
-		   (reloc->offset > r->last_dword) |
-		   (r->target_offset == U64_MAX);
-
-	if (diff)
-		return false;
-	*stale |= reloc->presumed_offset != r->target_offset;
-	return true;
-}
-
-/*
  * An entry of a chunk failed its check.  The chunk counts as read before
  * any of its entries was checked, as when a chunk was copied whole:
  * -EFAULT if the rest of it cannot be read, else @err.
@@ -375,12 +348,16 @@ static int reloc_rest_readable(const struct drm_i915_gem_relocation_entry __user
 }
 
 /*
- * Check @n entries of @src's array where they are, in user memory: each
- * entry's fields that the check reads are loaded (not @delta) and, while
- * it repeats the one before (see &struct reloc_repeat), checked in the
- * same loop, with no copy into memory and no call (the entry stays in
- * registers; a stale presumed offset is noted once per run of entries);
- * any other entry leaves the loop for reloc_check_one().  Return: 0,
+ * Check @n entries of @src's array where they are, in user memory.
+ * While an entry repeats the one before (see &struct reloc_repeat) it is
+ * checked in the loop that reads it: its fields are loaded one by one
+ * and folded into one test of all the differences as they come (one
+ * branch, not one per field: under TCG every conditional branch ends a
+ * translation block; and few values live at once, so nothing is spilled
+ * to the stack), with no copy into memory and no call; the presumed
+ * offset is read only then, for a stale one to be noted once per run of
+ * entries.  Any other entry leaves the loop and is read again whole for
+ * reloc_check_one() (which decides on what it reads).  Return: 0,
  * -EFAULT, or the first entry's error.
  */
 static int reloc_check_chunk(struct i915_exec *eb, struct reloc_last *last,
@@ -389,34 +366,43 @@ static int reloc_check_chunk(struct i915_exec *eb, struct reloc_last *last,
 			     const struct drm_i915_gem_relocation_entry __user *user,
 			     unsigned int n)
 {
-	struct drm_i915_gem_relocation_entry reloc = { }, entry;
 	const struct drm_i915_gem_relocation_entry __user *u;
+	struct drm_i915_gem_relocation_entry entry;
+	u32 handle, read, write;
+	u64 offset, presumed;
+	unsigned long diff;
 	unsigned int k = 0;
 	bool stale = false;
 	int ret;
 
 	while (k < n) {
+		const struct reloc_repeat r = *repeat;
+
 		if (!user_access_begin(&user[k], (n - k) * sizeof(*user)))
 			return -EFAULT;
-		for (; k < n; k++) {
+		/* No entry to repeat yet: the first one is checked in full. */
+		for (; r.target_offset != U64_MAX && k < n; k++) {
 			u = &user[k];
-			unsafe_get_user(reloc.target_handle, &u->target_handle,
-					efault);
-			unsafe_get_user(reloc.offset, &u->offset, efault);
-			unsafe_get_user(reloc.presumed_offset,
-					&u->presumed_offset, efault);
-			unsafe_get_user(reloc.read_domains, &u->read_domains,
-					efault);
-			unsafe_get_user(reloc.write_domain, &u->write_domain,
-					efault);
-			if (!reloc_repeat_check(repeat, &stale, &reloc))
+			unsafe_get_user(handle, &u->target_handle, efault);
+			diff = handle ^ r.handle;
+			unsafe_get_user(offset, &u->offset, efault);
+			diff |= (lower_32_bits(offset) & (sizeof(u32) - 1)) |
+				(offset > r.last_dword);
+			unsafe_get_user(read, &u->read_domains, efault);
+			unsafe_get_user(write, &u->write_domain, efault);
+			diff |= (read ^ r.read_domains) |
+				(write ^ r.write_domain);
+			if (diff)
 				break;
+			unsafe_get_user(presumed, &u->presumed_offset, efault);
+			stale |= presumed != r.target_offset;
 		}
 		user_access_end();
 		src->relocs_stale |= stale;
 		if (k == n)
 			break;
-		entry = reloc;	/* the full check takes its address */
+		if (__copy_from_user(&entry, &user[k], sizeof(entry)))
+			return -EFAULT;
 		ret = reloc_check_one(eb, last, src, &entry);
 		if (ret)
 			return reloc_rest_readable(&user[k + 1], n - k - 1, ret);
@@ -438,11 +424,13 @@ efault:
  * Reads each relocation array where it is, a chunk (a page of entries) at
  * a time, an entry at a time (no copy of it is kept).  On
  * success each object's read and write domains hold the union of the
- * entries that target it.
+ * entries that target it.  Every entry's &i915_exec_object.patched and
+ * relocs_stale start clear here.
  *
  * Return: 0; -EFAULT if an array cannot be read; -ENOENT for a target
  * outside the list; -EINVAL for a bad offset or domain, or for more than
- * %I915_RELOC_MAX relocations in all (all readable).
+ * %I915_RELOC_MAX relocations in all (all readable); -ENOMEM for the
+ * table of handles (i915_exec_build_handles()).
  */
 int i915_reloc_check(struct i915_exec *eb)
 {
@@ -456,9 +444,13 @@ int i915_reloc_check(struct i915_exec *eb)
 	might_fault();
 	if (!eb->num_relocs)
 		return 0;	/* and i915_reloc_apply() has nothing to do */
+	ret = i915_exec_build_handles(eb);
+	if (ret)
+		return ret;
 	for (i = 0; i < eb->count; i++) {
 		total += eb->objects[i].relocation_count;
 		eb->objects[i].relocs_stale = false;
+		eb->objects[i].patched = false;
 	}
 	if (total > I915_RELOC_MAX) {
 		drm_dbg(&eb->i915->drm, "exec: %llu relocations\n", total);
@@ -735,7 +727,8 @@ void i915_reloc_write_back(struct i915_exec *eb)
 	unsigned int i, j, k, n;
 	struct reloc_buf buf;
 
-	if (!eb->num_relocs)
+	/* Nothing is patched before the check passed (it clears @patched). */
+	if (!eb->num_relocs || !eb->relocs_checked)
 		return;
 	for (i = 0; i < eb->count; i++)
 		if (eb->objects[i].patched)

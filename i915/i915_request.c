@@ -448,6 +448,16 @@ static void expire_work_fn(struct work_struct *work)
 	}
 }
 
+/*
+ * The array of a request's objects: one of up to RQ_OBJECTS_KEEP bytes
+ * is the device's, kept from one request to the next (not allocated, and
+ * zeroed, for each execbuffer of a long list); a longer one is the
+ * request's own.  Requests are retired before the device's kept buffers
+ * are freed (i915_exec_fini()).
+ */
+#define RQ_OBJECTS_KEEP		(1024 * sizeof(struct drm_gem_object *))
+#define RQ_OBJECTS_SLOT(i915)	(&(i915)->exec_kept[I915_EXEC_KEPT_RQ_OBJECTS])
+
 /**
  * i915_request_create - allocate a request, before taking the ring lock
  * @i915: the device
@@ -482,12 +492,15 @@ struct i915_request *i915_request_create(struct i915_device *i915,
 	dma_fence_init(&rq->fence, &i915_fence_ops, &rq->ring->fence_lock,
 		       rq->ring->fence_context, 0);
 	if (max_objects) {
-		rq->objects = kvmalloc_array(max_objects, sizeof(*rq->objects),
-					     GFP_KERNEL_ACCOUNT);
-		if (!rq->objects) {
+		rq->objects_buf = i915_exec_kept_get(RQ_OBJECTS_SLOT(i915),
+						     array_size(max_objects,
+								sizeof(*rq->objects)),
+						     RQ_OBJECTS_KEEP);
+		if (!rq->objects_buf) {
 			dma_fence_put(&rq->fence);
 			return ERR_PTR(-ENOMEM);
 		}
+		rq->objects = (struct drm_gem_object **)rq->objects_buf->data;
 	}
 	rq->max_objects = max_objects;
 	return rq;
@@ -512,13 +525,22 @@ static void request_cancel_awaits(struct i915_request *rq);
 
 static void request_release_objects(struct i915_request *rq)
 {
+	struct drm_gem_object **objects;
+	unsigned int n;
+
 	request_cancel_awaits(rq);
 	if (rq->cmds != rq->cmds_inline)
 		kvfree(rq->cmds);
 	rq->cmds = rq->cmds_inline;
-	while (rq->num_objects)
-		drm_gem_object_put(rq->objects[--rq->num_objects]);
-	kvfree(rq->objects);
+	/* Locals: no store of the count between two puts. */
+	objects = rq->objects;
+	n = rq->num_objects;
+	rq->num_objects = 0;
+	while (n)
+		drm_gem_object_put(objects[--n]);
+	i915_exec_kept_put(RQ_OBJECTS_SLOT(ring_to_i915(rq->ring)),
+			   rq->objects_buf, RQ_OBJECTS_KEEP);
+	rq->objects_buf = NULL;
 	rq->objects = NULL;
 	bitmap_free(rq->capture);
 	rq->capture = NULL;

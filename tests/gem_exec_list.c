@@ -10,7 +10,10 @@
  * v2, and an entry whose offset is already right is not written: an
  * exec of a list with every offset right leaves the list's pages clean
  * (their soft-dirty bits, /proc/self/pagemap, stay clear).  Handles
- * closed and created again while the list executes harm nothing.
+ * closed and created again while the list executes harm nothing.  The
+ * file's handle cache (drm_gem.c) gives the object a handle names now,
+ * never one it named before, through every handle of it in any file, and
+ * grows with a list of 1,500 handles.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -357,12 +360,171 @@ static void subtest_closed_while_executing(void)
 	list_fini(&l);
 }
 
+/* @value at @handle + 0 by the GPU; 0 once it landed, or the exec's errno */
+static int store(int fd, struct batch *b, uint32_t handle, uint32_t value)
+{
+	struct bo t = { .handle = handle, .size = PAGE_SZ };
+	int ret;
+
+	emit_store_dword(b, &t, 0, value);
+	ret = __batch_submit(b, 0);
+	if (!ret)
+		gem_sync(fd, handle);
+	return ret;
+}
+
+static uint32_t first_dword(int fd, uint32_t handle)
+{
+	uint32_t v;
+
+	gem_read(fd, handle, 0, &v, sizeof(v));
+	return v;
+}
+
+/*
+ * A handle executed (so cached), closed and created again: the exec of
+ * the closed handle is -ENOENT, the new object under the same number
+ * gets the GPU's write and the old one is freed.
+ */
+static void subtest_handle_reused(void)
+{
+	long long objects, bytes;
+	int fd = drm_open_driver();
+	struct batch *b = batch_new(fd);
+	uint32_t h, again;
+	unsigned int i;
+
+	igt_gem_objects(fd, &objects, &bytes);
+	h = gem_create(fd, PAGE_SZ);
+	for (i = 0; i < 4; i++) {
+		igt_assert_ok(store(fd, b, h, 0x1000 + i));
+		igt_assert_eq(first_dword(fd, h), 0x1000 + i);
+		gem_close(fd, h);
+		igt_assert_eq(store(fd, b, h, 0xdead), -ENOENT);
+		again = gem_create(fd, PAGE_SZ);
+		igt_assert_eq(again, h);
+		igt_assert_eq(first_dword(fd, h), 0);
+		igt_assert_eq(gem_wait_object_count(fd, objects + 1),
+			      objects + 1);
+	}
+	gem_close(fd, h);
+	igt_assert_eq(gem_wait_object_count(fd, objects), objects);
+	batch_free(b);
+	close(fd);
+}
+
+/*
+ * One object under a handle of each of two files and a second handle of
+ * the first: each finds it, the one cached first or not, and still does
+ * after another closes (a handle, or the other file); the closed handle's
+ * number, reused, names the new object only.
+ */
+static void subtest_handle_shared(void)
+{
+	long long objects, bytes;
+	int fd = drm_open_driver(), other = drm_open_driver();
+	struct batch *b = batch_new(fd), *ob;
+	uint32_t h, name, second, theirs, reused;
+
+	igt_gem_objects(fd, &objects, &bytes);	/* ob's batch goes again */
+	ob = batch_new(other);
+	h = gem_create(fd, PAGE_SZ);
+	name = gem_flink(fd, h);
+	second = gem_open(fd, name);
+	theirs = gem_open(other, name);
+
+	igt_assert_ok(store(other, ob, theirs, 1));	/* cached there */
+	igt_assert_ok(store(fd, b, h, 2));
+	igt_assert_ok(store(fd, b, second, 3));
+	igt_assert_eq(first_dword(other, theirs), 3);
+	batch_free(ob);
+	close(other);
+	igt_assert_ok(store(fd, b, h, 4));		/* cached here */
+	igt_assert_ok(store(fd, b, second, 5));
+	igt_assert_eq(first_dword(fd, h), 5);
+	gem_close(fd, h);
+	igt_assert_eq(store(fd, b, h, 6), -ENOENT);
+	igt_assert_ok(store(fd, b, second, 7));
+	reused = gem_create(fd, PAGE_SZ);
+	igt_assert_eq(reused, h);
+	igt_assert_ok(store(fd, b, reused, 8));
+	igt_assert_eq(first_dword(fd, second), 7);
+	igt_assert_eq(first_dword(fd, reused), 8);
+	gem_close(fd, reused);
+	gem_close(fd, second);
+	igt_assert_eq(gem_wait_object_count(fd, objects), objects);
+	batch_free(b);
+	close(fd);
+}
+
+#define N_MANY	1500	/* handles past several sizes of the cache */
+
+/*
+ * A list of N_MANY objects, executed three times (the cache grows during
+ * the first, is used by the others), every offset back and apart; then
+ * with every other handle closed and created again, the GPU writes a
+ * dword into each of the new objects through one exec.
+ */
+static void subtest_many_handles(void)
+{
+	struct drm_i915_gem_exec_object2 *obj;
+	struct drm_i915_gem_execbuffer2 eb = { .buffer_count = N_MANY };
+	long long objects, bytes;
+	int fd = drm_open_driver();
+	struct batch *b;
+	struct bo *t;
+	unsigned int i, k;
+
+	igt_gem_objects(fd, &objects, &bytes);
+	obj = calloc(N_MANY, sizeof(*obj));
+	igt_assert(obj);
+	for (i = 0; i + 1 < N_MANY; i++)
+		obj[i].handle = gem_create(fd, PAGE_SZ);
+	obj[N_MANY - 1].handle = bbe_create(fd, 0);
+	eb.buffers_ptr = to_user_pointer(obj);
+	for (k = 0; k < 3; k++) {
+		gem_execbuf(fd, &eb);
+		check_offsets(fd, obj, N_MANY);
+	}
+
+	for (i = 0; i + 1 < N_MANY; i += 2) {
+		gem_close(fd, obj[i].handle);
+		igt_assert_eq(gem_create(fd, PAGE_SZ), obj[i].handle);
+	}
+	b = batch_new(fd);
+	t = calloc(N_MANY / 2, sizeof(*t));
+	igt_assert(t);
+	for (i = 0, k = 0; i + 1 < N_MANY; i += 2, k++) {
+		t[k].handle = obj[i].handle;
+		t[k].size = PAGE_SZ;
+		if (k < 300)	/* a batch's worth of writes */
+			emit_store_dword(b, &t[k], 0, 0x5000 + i);
+		else
+			batch_add(b, &t[k]);
+	}
+	batch_submit_sync(b);
+	for (i = 0, k = 0; i + 1 < N_MANY; i += 2, k++)
+		igt_assert_eq(first_dword(fd, obj[i].handle),
+			      k < 300 ? 0x5000 + i : 0);
+
+	batch_free(b);
+	free(t);
+	for (i = 0; i < N_MANY; i++)
+		gem_close(fd, obj[i].handle);
+	free(obj);
+	igt_assert_eq(gem_wait_object_count(fd, objects), objects);
+	close(fd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST(offsets_written_back_once),
 	SUBTEST(duplicates),
 	SUBTEST(bad_entries_in_order),
 	SUBTEST(v1_long_list),
 	SUBTEST(closed_while_executing),
+	SUBTEST(handle_reused),
+	SUBTEST(handle_shared),
+	SUBTEST(many_handles),
 };
 
 igt_main(tests)

@@ -20,6 +20,10 @@
  *  - the relocation counters of debugfs i915_exec_stats: entries right
  *    and nothing moved are read once (none with NO_RELOC); stale ones
  *    are patched with one kernel mapping per page;
+ *  - a long run of relocations alike (one target, one pair of domains)
+ *    with one entry in the middle unlike the others in one field: it is
+ *    checked in full (an error is its errno, a stale presumed offset is
+ *    patched there alone);
  *  - millions of relocations (128 MiB of entries) without the kernel
  *    copying them: vmalloc use stays flat during the call (a sampling
  *    process reads VmallocUsed), and a relocation array whose pages are
@@ -826,6 +830,124 @@ static void subtest_reloc_waits_for_busy_reader(void)
 	close(fd);
 }
 
+#define RUN	300	/* relocations alike, past RELOC_CHUNK */
+#define ODD	200	/* the entry unlike the others */
+
+/* dword 2 + i of the batch (after its MI_BATCH_BUFFER_END): target + i */
+static void run_relocs(struct drm_i915_gem_relocation_entry *r,
+		       uint32_t target, uint64_t presumed)
+{
+	unsigned int i;
+
+	memset(r, 0, RUN * sizeof(*r));
+	for (i = 0; i < RUN; i++) {
+		r[i].target_handle = target;
+		r[i].offset = 8 + 4 * i;
+		r[i].delta = i;
+		r[i].presumed_offset = presumed;
+		r[i].read_domains = I915_GEM_DOMAIN_RENDER;
+	}
+}
+
+/*
+ * RUN relocations into one target with the same domains, right; entry
+ * ODD changed in one field: refused with its errno (and a good exec
+ * after it works), or, with only its presumed offset wrong, patched
+ * there alone (a planted value in every other dword stays).
+ */
+static void subtest_run_with_one_unlike(void)
+{
+	static const struct {
+		const char *what;
+		int err;
+	} cases[] = {
+		{ "offset unaligned", -EINVAL },
+		{ "offset past the object", -EINVAL },
+		{ "offset at the last dword", 0 },
+		{ "read domain CPU", -EINVAL },
+		{ "write domain outside the reads", -EINVAL },
+		{ "write domain render", 0 },
+		{ "target not in the list", -ENOENT },
+		{ "presumed offset stale", 0 },
+	};
+	struct drm_i915_gem_relocation_entry *r = calloc(RUN, sizeof(*r));
+	struct drm_i915_gem_exec_object2 obj[2] = { };
+	int fd = drm_open_driver(), ret;
+	uint32_t plant[RUN], dw;
+	uint64_t offset;
+	unsigned int c, i;
+
+	igt_assert(r);
+	obj[0].handle = gem_create(fd, PAGE_SZ);
+	obj[1].handle = bbe_create(fd, 0);
+	obj[1].relocs_ptr = to_user_pointer(r);
+	obj[1].relocation_count = RUN;
+	run_relocs(r, obj[0].handle, ~0ull);
+	igt_assert_ok(exec_list(fd, obj, 2, 8, 0));
+	offset = obj[0].offset;
+	for (i = 0; i < RUN; i++)
+		igt_assert_eq_u64(read_dw(fd, obj[1].handle, 8 + 4 * i),
+				  (uint32_t)(offset + i));
+
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
+		for (i = 0; i < RUN; i++)
+			plant[i] = 0xc0de0000 + i;
+		gem_write(fd, obj[1].handle, 8, plant, 4 * RUN);
+		run_relocs(r, obj[0].handle, offset);
+		switch (c) {
+		case 0:
+			r[ODD].offset += 1;
+			break;
+		case 1:
+			r[ODD].offset = PAGE_SZ;
+			break;
+		case 2:
+			r[ODD].offset = PAGE_SZ - 4;
+			r[ODD].presumed_offset = 0;
+			break;
+		case 3:
+			r[ODD].read_domains = I915_GEM_DOMAIN_CPU;
+			break;
+		case 4:
+			r[ODD].write_domain = I915_GEM_DOMAIN_SAMPLER;
+			break;
+		case 5:
+			r[ODD].write_domain = I915_GEM_DOMAIN_RENDER;
+			break;
+		case 6:
+			r[ODD].target_handle = 0xdead;
+			break;
+		case 7:
+			r[ODD].presumed_offset = offset + PAGE_SZ;
+			break;
+		}
+		ret = exec_list(fd, obj, 2, 8, 0);
+		igt_assert_f(ret == cases[c].err, "%s: %d (%s), expected %d",
+			     cases[c].what, ret, igt_errname(ret), cases[c].err);
+		igt_assert_eq_u64(obj[0].offset, offset);
+		/* only a stale presumed offset is patched, where it is */
+		for (i = 0; i < RUN; i++) {
+			dw = read_dw(fd, obj[1].handle, 8 + 4 * i);
+			if (c == 7 && i == ODD)
+				igt_assert_eq_u64(dw, (uint32_t)(offset + i));
+			else
+				igt_assert_f(dw == plant[i], "%s: dword %u is %#x",
+					     cases[c].what, i, dw);
+		}
+		if (c == 2)
+			igt_assert_eq_u64(read_dw(fd, obj[1].handle, PAGE_SZ - 4),
+					  (uint32_t)(offset + ODD));
+		if (ret) {	/* a good exec works after it */
+			run_relocs(r, obj[0].handle, offset);
+			igt_assert_ok(exec_list(fd, obj, 2, 8, 0));
+		}
+	}
+	gem_close(fd, obj[0].handle);
+	gem_close(fd, obj[1].handle);
+	free(r);
+	close(fd);
+}
+
 /*
  * @total relocations of one object, the array built from one 2 MiB
  * memfd of entries mapped again and again (no 128 MiB of user memory):
@@ -1236,6 +1358,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(handle_lut_batch_first),
 	SUBTEST(reloc_in_data_object),
 	SUBTEST(many_relocs),
+	SUBTEST(run_with_one_unlike),
 	SUBTEST(relocate_after_gem_init),
 	SUBTEST(relocate_after_eviction),
 	SUBTEST(softpin),
