@@ -373,14 +373,6 @@ static int store(int fd, struct batch *b, uint32_t handle, uint32_t value)
 	return ret;
 }
 
-static uint32_t first_dword(int fd, uint32_t handle)
-{
-	uint32_t v;
-
-	gem_read(fd, handle, 0, &v, sizeof(v));
-	return v;
-}
-
 /*
  * A handle executed (so cached), closed and created again: the exec of
  * the closed handle is -ENOENT, the new object under the same number
@@ -398,12 +390,12 @@ static void subtest_handle_reused(void)
 	h = gem_create(fd, PAGE_SZ);
 	for (i = 0; i < 4; i++) {
 		igt_assert_ok(store(fd, b, h, 0x1000 + i));
-		igt_assert_eq(first_dword(fd, h), 0x1000 + i);
+		igt_assert_eq(gem_read_dword(fd, h, 0), 0x1000 + i);
 		gem_close(fd, h);
 		igt_assert_eq(store(fd, b, h, 0xdead), -ENOENT);
 		again = gem_create(fd, PAGE_SZ);
 		igt_assert_eq(again, h);
-		igt_assert_eq(first_dword(fd, h), 0);
+		igt_assert_eq(gem_read_dword(fd, h, 0), 0);
 		igt_assert_eq(gem_wait_object_count(fd, objects + 1),
 			      objects + 1);
 	}
@@ -436,20 +428,20 @@ static void subtest_handle_shared(void)
 	igt_assert_ok(store(other, ob, theirs, 1));	/* cached there */
 	igt_assert_ok(store(fd, b, h, 2));
 	igt_assert_ok(store(fd, b, second, 3));
-	igt_assert_eq(first_dword(other, theirs), 3);
+	igt_assert_eq(gem_read_dword(other, theirs, 0), 3);
 	batch_free(ob);
 	close(other);
 	igt_assert_ok(store(fd, b, h, 4));		/* cached here */
 	igt_assert_ok(store(fd, b, second, 5));
-	igt_assert_eq(first_dword(fd, h), 5);
+	igt_assert_eq(gem_read_dword(fd, h, 0), 5);
 	gem_close(fd, h);
 	igt_assert_eq(store(fd, b, h, 6), -ENOENT);
 	igt_assert_ok(store(fd, b, second, 7));
 	reused = gem_create(fd, PAGE_SZ);
 	igt_assert_eq(reused, h);
 	igt_assert_ok(store(fd, b, reused, 8));
-	igt_assert_eq(first_dword(fd, second), 7);
-	igt_assert_eq(first_dword(fd, reused), 8);
+	igt_assert_eq(gem_read_dword(fd, second, 0), 7);
+	igt_assert_eq(gem_read_dword(fd, reused, 0), 8);
 	gem_close(fd, reused);
 	gem_close(fd, second);
 	igt_assert_eq(gem_wait_object_count(fd, objects), objects);
@@ -504,7 +496,7 @@ static void subtest_many_handles(void)
 	}
 	batch_submit_sync(b);
 	for (i = 0, k = 0; i + 1 < N_MANY; i += 2, k++)
-		igt_assert_eq(first_dword(fd, obj[i].handle),
+		igt_assert_eq(gem_read_dword(fd, obj[i].handle, 0),
 			      k < 300 ? 0x5000 + i : 0);
 
 	batch_free(b);

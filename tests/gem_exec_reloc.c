@@ -55,14 +55,6 @@ static int exec_list(int fd, struct drm_i915_gem_exec_object2 *obj,
 	return __gem_execbuf(fd, &eb);
 }
 
-static uint32_t read_dw(int fd, uint32_t handle, uint64_t offset)
-{
-	uint32_t v;
-
-	gem_read(fd, handle, offset, &v, sizeof(v));
-	return v;
-}
-
 /*
  * A store batch by hand: MI_STORE_DWORD_IMM of @value to @addr, the
  * address dword at *@addr_at (byte offset).  Returns the length in bytes.
@@ -138,7 +130,7 @@ static int store_exec(struct store *s, uint64_t flags)
 
 static uint32_t addr_dword(struct store *s)
 {
-	return read_dw(s->fd, s->batch, s->reloc.offset);
+	return gem_read_dword(s->fd, s->batch, s->reloc.offset);
 }
 
 /* learn where the target and the batch live (a first, relocated exec) */
@@ -162,8 +154,8 @@ static void subtest_wrong_presumed_patched(void)
 	offset = s.obj[0].offset;
 	igt_assert_neq(offset, 0x7ff00000);
 	igt_assert_eq_u64(addr_dword(&s), (uint32_t)(offset + 0x104));
-	igt_assert_eq_u64(read_dw(fd, s.target, 0x104), 0x600dd00d);
-	igt_assert_eq_u64(read_dw(fd, s.target, 0x100), 0);
+	igt_assert_eq_u64(gem_read_dword(fd, s.target, 0x104), 0x600dd00d);
+	igt_assert_eq_u64(gem_read_dword(fd, s.target, 0x100), 0);
 	store_fini(&s);
 	close(fd);
 }
@@ -219,8 +211,8 @@ static void right_presumed_test(uint64_t flags)
 	igt_assert_ok(store_exec(&s, flags));
 	igt_assert_eq_u64(s.obj[0].offset, offset);
 	igt_assert_eq_u64(addr_dword(&s), (uint32_t)offset + 0x40);
-	igt_assert_eq_u64(read_dw(fd, s.target, 0x40), 0x5a5a5a5a);
-	igt_assert_eq_u64(read_dw(fd, s.target, 0), 0);
+	igt_assert_eq_u64(gem_read_dword(fd, s.target, 0x40), 0x5a5a5a5a);
+	igt_assert_eq_u64(gem_read_dword(fd, s.target, 0), 0);
 	store_fini(&s);
 	close(fd);
 }
@@ -246,7 +238,7 @@ static void subtest_no_reloc(void)
 	igt_assert_eq_u64(s.obj[0].offset, target);
 	igt_assert_eq_u64(s.obj[1].offset, batch);
 	igt_assert_eq_u64(addr_dword(&s), (uint32_t)target + 0x80);
-	igt_assert_eq_u64(read_dw(fd, s.target, 0x80), 0x0abcdef0);
+	igt_assert_eq_u64(gem_read_dword(fd, s.target, 0x80), 0x0abcdef0);
 	store_fini(&s);
 	close(fd);
 }
@@ -262,7 +254,7 @@ static void subtest_no_reloc_wrong_offsets(void)
 	s.obj[1].offset = 0x7fe00000;
 	igt_assert_ok(store_exec(&s, I915_EXEC_NO_RELOC));
 	igt_assert_eq_u64(addr_dword(&s), (uint32_t)s.obj[0].offset + 0x20);
-	igt_assert_eq_u64(read_dw(fd, s.target, 0x20), 0x13572468);
+	igt_assert_eq_u64(gem_read_dword(fd, s.target, 0x20), 0x13572468);
 	store_fini(&s);
 	close(fd);
 }
@@ -298,7 +290,7 @@ static void subtest_no_reloc_unread(void)
 	igt_assert_eq_u64(s.obj[0].offset, target);
 	igt_assert_eq_u64(s.obj[1].offset, batch);
 	igt_assert_eq_u64(addr_dword(&s), (uint32_t)target + 0x90);
-	igt_assert_eq_u64(read_dw(fd, s.target, 0x90), 0x0badc0de);
+	igt_assert_eq_u64(gem_read_dword(fd, s.target, 0x90), 0x0badc0de);
 	igt_assert_eq_u64(bad[0].presumed_offset, ~0ull);
 	igt_assert_eq_u64(bad[1].presumed_offset, ~0ull);
 
@@ -357,7 +349,7 @@ static void subtest_no_reloc_moved_reads_relocs(void)
 	igt_assert_ok(exec_list(fd, obj, 3, s.len, I915_EXEC_NO_RELOC));
 	gem_sync(fd, s.batch);
 	igt_assert_eq_u64(addr_dword(&s), planted);
-	igt_assert_eq_u64(read_dw(fd, s.target, 0x20), 0x60606060);
+	igt_assert_eq_u64(gem_read_dword(fd, s.target, 0x20), 0x60606060);
 
 	memset(sq, 0, sizeof(sq));
 	sq[0].handle = squatter;
@@ -386,7 +378,7 @@ static void subtest_no_reloc_moved_reads_relocs(void)
 	igt_assert_neq(obj[1].offset, sq[0].offset);
 	igt_assert_eq_u64(obj[0].offset, target);
 	igt_assert_eq_u64(addr_dword(&s), (uint32_t)target + 0x60);
-	igt_assert_eq_u64(read_dw(fd, s.target, 0x60), 0x60606060);
+	igt_assert_eq_u64(gem_read_dword(fd, s.target, 0x60), 0x60606060);
 	igt_assert_eq_u64(relocs[0].presumed_offset, target);
 	gem_close(fd, other);
 	gem_close(fd, squatter);
@@ -478,8 +470,9 @@ static void gem_busy_pattern(bool write)
 		igt_assert_eq(gem_busy(fd, obj[0].handle), 0);
 		igt_assert_eq_u64(obj[0].offset, offsets[0]);
 		igt_assert_eq_u64(obj[1].offset, offsets[1]);
-		igt_assert_eq_u64(read_dw(fd, obj[1].handle, 4), 0x5e5e5e5e);
-		igt_assert_eq_u64(read_dw(fd, obj[1].handle, 1024),
+		igt_assert_eq_u64(gem_read_dword(fd, obj[1].handle, 4),
+				  0x5e5e5e5e);
+		igt_assert_eq_u64(gem_read_dword(fd, obj[1].handle, 1024),
 				  0x5e5e5e5e);
 		igt_assert_eq_u64(reloc[0].presumed_offset, offsets[1]);
 	}
@@ -504,7 +497,7 @@ static void subtest_handle_lut(void)
 	store_prepare(&s, 0x10, 0x1d1d1d1d, 0, ~0ull);
 	s.reloc.target_handle = 0;
 	igt_assert_ok(store_exec(&s, I915_EXEC_HANDLE_LUT));
-	igt_assert_eq_u64(read_dw(fd, s.target, 0x10), 0x1d1d1d1d);
+	igt_assert_eq_u64(gem_read_dword(fd, s.target, 0x10), 0x1d1d1d1d);
 	igt_assert_eq_u64(addr_dword(&s), (uint32_t)s.obj[0].offset + 0x10);
 	store_fini(&s);
 	close(fd);
@@ -525,7 +518,7 @@ static void subtest_handle_lut_batch_first(void)
 	igt_assert_ok(exec_list(fd, swapped, 2, s.len,
 				I915_EXEC_HANDLE_LUT | I915_EXEC_BATCH_FIRST));
 	gem_sync(fd, s.batch);
-	igt_assert_eq_u64(read_dw(fd, s.target, 0x30), 0x2e2e2e2e);
+	igt_assert_eq_u64(gem_read_dword(fd, s.target, 0x30), 0x2e2e2e2e);
 	store_fini(&s);
 	close(fd);
 }
@@ -561,9 +554,9 @@ static void subtest_reloc_in_data_object(void)
 	obj[2].handle = batch;
 	igt_assert_ok(exec_list(fd, obj, 3, 8, 0));
 	for (i = 0; i < 3; i++)
-		igt_assert_eq_u64(read_dw(fd, data, i * 2052),
+		igt_assert_eq_u64(gem_read_dword(fd, data, i * 2052),
 				  (uint32_t)obj[0].offset + i * 0x100);
-	igt_assert_eq_u64(read_dw(fd, data, 4), 0);
+	igt_assert_eq_u64(gem_read_dword(fd, data, 4), 0);
 	gem_close(fd, target);
 	gem_close(fd, data);
 	gem_close(fd, batch);
@@ -631,7 +624,7 @@ static void subtest_relocate_after_gem_init(void)
 	igt_assert_lte_u64(start, s.obj[0].offset);
 	igt_assert_lte_u64(s.obj[0].offset + 4 * PAGE_SZ, end);
 	igt_assert_eq_u64(addr_dword(&s), (uint32_t)s.obj[0].offset + 0x44);
-	igt_assert_eq_u64(read_dw(fd, s.target, 0x44), 0x44444444);
+	igt_assert_eq_u64(gem_read_dword(fd, s.target, 0x44), 0x44444444);
 	store_fini(&s);
 	gem_restore_gtt(fd);
 	close(fd);
@@ -667,8 +660,8 @@ static void subtest_relocate_after_eviction(void)
 		 (unsigned long long)old, (unsigned long long)s.obj[0].offset);
 	igt_assert_neq(s.obj[0].offset, old);
 	igt_assert_eq_u64(addr_dword(&s), (uint32_t)s.obj[0].offset + 0x48);
-	igt_assert_eq_u64(read_dw(fd, s.target, 0x48), 0x48484848);
-	igt_assert_eq_u64(read_dw(fd, squatter, 0x48), 0);
+	igt_assert_eq_u64(gem_read_dword(fd, s.target, 0x48), 0x48484848);
+	igt_assert_eq_u64(gem_read_dword(fd, squatter, 0x48), 0);
 	gem_close(fd, squatter);
 	gem_close(fd, bbe_batch);
 	store_fini(&s);
@@ -699,7 +692,7 @@ static void softpin_test(bool pin_batch, uint64_t flags)
 	igt_assert_eq_u64(s.obj[0].offset, want);
 	if (pin_batch)
 		igt_assert_eq_u64(s.obj[1].offset, want + (1 << 20));
-	igt_assert_eq_u64(read_dw(fd, s.target, 0x10), 0x50f7a1);
+	igt_assert_eq_u64(gem_read_dword(fd, s.target, 0x10), 0x50f7a1);
 	store_fini(&s);
 	close(fd);
 }
@@ -761,8 +754,8 @@ static void subtest_reloc_waits_for_busy_batch(void)
 	obj[0].offset = 0;
 	igt_assert_ok(exec_list(fd, obj, 2, 4 * n, 0));
 	gem_sync(fd, batch);
-	v1 = read_dw(fd, t1, 0);
-	v2 = read_dw(fd, t2, 0);
+	v1 = gem_read_dword(fd, t1, 0);
+	v2 = gem_read_dword(fd, t2, 0);
 	igt_info("first target %#x, second %#x", v1, v2);
 	igt_assert_eq_u64(v1, 0x5100);
 	igt_assert_eq_u64(v2, 0x5100);
@@ -886,7 +879,7 @@ static void subtest_run_with_one_unlike(void)
 	igt_assert_ok(exec_list(fd, obj, 2, 8, 0));
 	offset = obj[0].offset;
 	for (i = 0; i < RUN; i++)
-		igt_assert_eq_u64(read_dw(fd, obj[1].handle, 8 + 4 * i),
+		igt_assert_eq_u64(gem_read_dword(fd, obj[1].handle, 8 + 4 * i),
 				  (uint32_t)(offset + i));
 
 	for (c = 0; c < ARRAY_SIZE(cases); c++) {
@@ -927,7 +920,7 @@ static void subtest_run_with_one_unlike(void)
 		igt_assert_eq_u64(obj[0].offset, offset);
 		/* only a stale presumed offset is patched, where it is */
 		for (i = 0; i < RUN; i++) {
-			dw = read_dw(fd, obj[1].handle, 8 + 4 * i);
+			dw = gem_read_dword(fd, obj[1].handle, 8 + 4 * i);
 			if (c == 7 && i == ODD)
 				igt_assert_eq_u64(dw, (uint32_t)(offset + i));
 			else
@@ -935,7 +928,8 @@ static void subtest_run_with_one_unlike(void)
 					     cases[c].what, i, dw);
 		}
 		if (c == 2)
-			igt_assert_eq_u64(read_dw(fd, obj[1].handle, PAGE_SZ - 4),
+			igt_assert_eq_u64(gem_read_dword(fd, obj[1].handle,
+							 PAGE_SZ - 4),
 					  (uint32_t)(offset + ODD));
 		if (ret) {	/* a good exec works after it */
 			run_relocs(r, obj[0].handle, offset);
@@ -1086,7 +1080,7 @@ static void subtest_huge_count_not_copied(void)
 	igt_assert_f(peak < before + 32 * 1024,
 		     "VmallocUsed rose by %lld KiB during the call: the relocations were copied",
 		     peak - before);
-	igt_assert_eq_u64(read_dw(fd, target, 0), 0xb16);
+	igt_assert_eq_u64(gem_read_dword(fd, target, 0), 0xb16);
 
 	munmap(arr, (size_t)TOTAL * sizeof(*arr));
 	gem_close(fd, target);
@@ -1330,7 +1324,7 @@ static void subtest_relocs_not_resident(void)
 		arr[0].presumed_offset = ~0ull;
 		igt_assert_ok(exec_list(fd, obj, 2, 4 * n,
 					I915_EXEC_HANDLE_LUT));
-		igt_assert_eq_u64(read_dw(fd, target, 0), i + 1);
+		igt_assert_eq_u64(gem_read_dword(fd, target, 0), i + 1);
 	}
 	z.stop = 1;
 	pthread_join(thread, NULL);

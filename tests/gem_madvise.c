@@ -86,14 +86,6 @@ static int exec_handle(int fd, uint32_t handle)
 	return __gem_execbuf(fd, &eb);
 }
 
-static uint32_t read_dword(int fd, uint32_t handle, uint32_t offset)
-{
-	uint32_t v;
-
-	gem_read(fd, handle, offset, &v, sizeof(v));
-	return v;
-}
-
 /* every way of using a purged object fails with EFAULT */
 static void check_purged(int fd, uint32_t handle)
 {
@@ -172,16 +164,16 @@ static void subtest_dontneed_retained(void)
 	igt_assert_eq(purgeable, p0 + 1);
 	igt_assert_lte(1, bound);
 	/* still usable while retained, as upstream (it has pages) */
-	igt_assert_eq(read_dword(fd, bo.handle, 256), 0x12345678);
+	igt_assert_eq(gem_read_dword(fd, bo.handle, 256), 0x12345678);
 	gpu_write(fd, &bo, 128, 0x0badcafe);
-	igt_assert_eq(read_dword(fd, bo.handle, 128), 0x0badcafe);
+	igt_assert_eq(gem_read_dword(fd, bo.handle, 128), 0x0badcafe);
 
 	igt_assert_eq(gem_madvise(fd, bo.handle, I915_MADV_WILLNEED), 1);
 	gem_object_counts(fd, &bound, &purgeable, NULL);
 	igt_assert_eq(purgeable, p0);
 	gpu_write(fd, &bo, 512, 0x9abcdef0);
-	igt_assert_eq(read_dword(fd, bo.handle, 256), 0x12345678);
-	igt_assert_eq(read_dword(fd, bo.handle, 512), 0x9abcdef0);
+	igt_assert_eq(gem_read_dword(fd, bo.handle, 256), 0x12345678);
+	igt_assert_eq(gem_read_dword(fd, bo.handle, 512), 0x9abcdef0);
 	bo_fini(&bo, fd);
 	close(fd);
 }
@@ -214,9 +206,9 @@ static void subtest_shrink_all_purges(void)
 	igt_assert_eq(bound, 1);	/* the pinned one */
 
 	check_purged(fd, gone.handle);
-	igt_assert_eq(read_dword(fd, kept.handle, 4), 0x22222222);
+	igt_assert_eq(gem_read_dword(fd, kept.handle, 4), 0x22222222);
 	igt_assert_eq(gem_madvise(fd, pinned.handle, I915_MADV_WILLNEED), 1);
-	igt_assert_eq(read_dword(fd, pinned.handle, 8), 0x33333333);
+	igt_assert_eq(gem_read_dword(fd, pinned.handle, 8), 0x33333333);
 
 	gem_unpin(fd, pinned.handle);
 	bo_fini(&gone, fd);
@@ -288,7 +280,7 @@ static void subtest_purged_mmap(void)
 		kept = gem_mmap_offset(fd, h3, OBJ_SIZE, types[i].flags);
 		kept[5] = 0xfeedbeef;
 		igt_assert_eq(gem_madvise(fd, h3, I915_MADV_DONTNEED), 1);
-		igt_assert_eq(read_dword(fd, h3, 20), 0xfeedbeef);
+		igt_assert_eq(gem_read_dword(fd, h3, 20), 0xfeedbeef);
 		igt_assert(!write_faults(&kept[6], 0x600d));
 		drop_caches(fd, "0x20");	/* DROP_SHRINK_ALL */
 		igt_assert_eq(gem_madvise(fd, h3, I915_MADV_WILLNEED), 0);

@@ -166,6 +166,14 @@ void gem_read(int fd, uint32_t handle, uint64_t offset, void *buf,
 	igt_assert_ok(__gem_read(fd, handle, offset, buf, len));
 }
 
+uint32_t gem_read_dword(int fd, uint32_t handle, uint64_t offset)
+{
+	uint32_t v;
+
+	gem_read(fd, handle, offset, &v, sizeof(v));
+	return v;
+}
+
 int __gem_write(int fd, uint32_t handle, uint64_t offset, const void *buf,
 		uint64_t len)
 {

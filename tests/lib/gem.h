@@ -53,6 +53,8 @@ int __gem_read(int fd, uint32_t handle, uint64_t offset, void *buf,
 	       uint64_t len);
 void gem_read(int fd, uint32_t handle, uint64_t offset, void *buf,
 	      uint64_t len);
+/* the dword at @offset of @handle, read with PREAD */
+uint32_t gem_read_dword(int fd, uint32_t handle, uint64_t offset);
 int __gem_write(int fd, uint32_t handle, uint64_t offset, const void *buf,
 		uint64_t len);
 void gem_write(int fd, uint32_t handle, uint64_t offset, const void *buf,
