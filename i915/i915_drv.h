@@ -1107,6 +1107,17 @@ static inline int i915_ww_lock_borrowed(struct i915_ww *ww,
 		return 0;
 	}
 
+	/*
+	 * A free lock is taken with a try, which skips might_sleep()'s
+	 * call into the scheduler (the caller gives the CPU up now and
+	 * then: i915_exec_lock_and_bind()); a held one goes the whole way.
+	 * Not where ww_mutex_lock() answers -EDEADLK at random on purpose
+	 * (DEBUG_WW_MUTEX_SLOWPATH, which PROVE_LOCKING brings): there
+	 * every lock takes it, so that the debug lane runs the backoff.
+	 */
+	if (!IS_ENABLED(CONFIG_DEBUG_WW_MUTEX_SLOWPATH) &&
+	    ww_mutex_trylock(&obj->base.resv->lock, &ww->ctx))
+		return 0;
 	ret = dma_resv_lock_interruptible(obj->base.resv, &ww->ctx);
 	if (ret == -EDEADLK) {
 		drm_gem_object_get(&obj->base);

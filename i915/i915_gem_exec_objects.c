@@ -80,6 +80,9 @@ static unsigned int exec_hash_bits(const struct i915_exec *eb)
 /* Handles looked up under one lock of the file's table. */
 #define EXEC_LOOKUP_CHUNK	32
 
+/* Objects locked between two chances to reschedule (a power of two, - 1). */
+#define EXEC_RESCHED_MASK	63
+
 /**
  * i915_exec_kept_get - a buffer kept for the device between execbuffers
  * @slot: where the device keeps it (&i915_device.exec_kept)
@@ -643,6 +646,9 @@ int i915_exec_lock_and_bind(struct i915_exec *eb)
 	 */
 	for (i = 0; i < count; i++) {
 		obj = eo[i].obj;
+		/* A free lock is tried, which never yields: now and then. */
+		if ((i & EXEC_RESCHED_MASK) == EXEC_RESCHED_MASK)
+			cond_resched();
 		ret = i915_ww_lock_borrowed(&eb->ww, obj);
 		if (unlikely(ret))
 			return exec_lock_failed(eb, ret);
