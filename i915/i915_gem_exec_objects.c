@@ -260,8 +260,7 @@ int i915_exec_handle_index(const struct i915_exec *eb, u32 handle)
  * (one by one only if the copy-in saw an entry with softpin, padding, an
  * unknown flag or an odd alignment, &i915_exec.entries_odd: the others
  * pass as they are); then the list as a whole: no overlapping softpinned
- * objects.  (An
- * object listed twice is found when the list is locked:
+ * objects.  (An object listed twice is found when the list is locked:
  * i915_exec_lock_and_bind().)
  *
  * Return: 0; -ENOENT for a handle that names nothing; -EINVAL for unknown
