@@ -967,9 +967,9 @@ static void do_goal_exec_wait(void *p, long n)
 static int goals_held, goals_total;
 
 /*
- * The host's share in a line: @n execs of @g back to back, timed in
- * WINDOWS windows of @per execs each (two clock reads a window, none per
- * exec), the mean exec of each window sorted into @t.  On this project's
+ * The host's share in a line: WINDOWS windows of @per execs of @g back
+ * to back, each window timed (two clock reads a window, none per exec),
+ * the mean exec of each window sorted into @t.  On this project's
  * host the 1000-object exec runs for tens of milliseconds to seconds at
  * a time 1.3-1.9 times as slow as the rest of the time, with the same
  * code (Documentation/benchmarks.rst, "The host's slow spells"): the
