@@ -940,6 +940,13 @@ static void goal_exec(struct goal_ctx *g, unsigned int i)
 	g->ops++;
 }
 
+/* one WAIT for both batches */
+static void goal_sync(struct goal_ctx *g)
+{
+	gem_sync(g->fd, g->batch[0]);
+	gem_sync(g->fd, g->batch[1]);
+}
+
 /* n execs, alternating the two batches, then one WAIT for both */
 static void do_goal_exec(void *p, long n)
 {
@@ -948,8 +955,7 @@ static void do_goal_exec(void *p, long n)
 
 	for (i = 0; i < n; i++)
 		goal_exec(g, i & 1);
-	gem_sync(g->fd, g->batch[0]);
-	gem_sync(g->fd, g->batch[1]);
+	goal_sync(g);
 }
 
 /* exec and WAIT, n times */
@@ -977,6 +983,7 @@ static int goals_held, goals_total;
  * measured in such a spell.
  */
 #define WINDOWS		100
+#define WINDOW_EXECS	25	/* of 1000 objects: about 10 ms */
 
 static void goal_windows(struct goal_ctx *g, long per, double *t)
 {
@@ -990,8 +997,7 @@ static void goal_windows(struct goal_ctx *g, long per, double *t)
 			goal_exec(g, k & 1);
 		t[w] = (now() - t0) / per;
 	}
-	gem_sync(g->fd, g->batch[0]);
-	gem_sync(g->fd, g->batch[1]);
+	goal_sync(g);
 	qsort(t, WINDOWS, sizeof(t[0]), cmp_double);
 }
 
@@ -1191,10 +1197,10 @@ static void bench_goals(struct ctx *c, struct refs *r)
 	if (!profile_goal) {
 		double t[WINDOWS];
 
-		/* about 10 ms a window: 1 s in all */
-		goal_windows(&g, 25, t);
-		printf("    the exec of 1000 objects in %d windows of 25 execs: 10th percentile %.0f us, median %.0f us, 90th %.0f us\n",
-		       WINDOWS, t[WINDOWS / 10] * 1e6, t[WINDOWS / 2] * 1e6,
+		goal_windows(&g, WINDOW_EXECS, t);	/* about 1 s */
+		printf("    the exec of 1000 objects in %d windows of %d execs: 10th percentile %.0f us, median %.0f us, 90th %.0f us\n",
+		       WINDOWS, WINDOW_EXECS, t[WINDOWS / 10] * 1e6,
+		       t[WINDOWS / 2] * 1e6,
 		       t[WINDOWS - 1 - WINDOWS / 10] * 1e6);
 	}
 
