@@ -24,6 +24,21 @@
  * pread and pwrite do not pin: they take one page at a time from the
  * shmfs page cache, which is the pinned page itself while a pin exists.
  *
+ * An object is freed when its last reference goes, unless the GPU still
+ * uses it: a request holds no reference to its objects (a thousand
+ * atomic increments and decrements per execbuffer otherwise), so an
+ * object whose dma_resv still holds unsignalled fences is put on the
+ * device's list of deferred frees instead, and a worker frees it once
+ * they have signalled (i915_gem_free_work()).  Until then it stays
+ * bound, so the GPU never reads or writes a page that went back to
+ * shmfs; nothing can find it any more but the GTT's lists, where it
+ * counts as being freed (its reference count is 0), and an evictor that
+ * needs its room waits for the deferred frees (i915_gem_free_wait()).
+ * While an execbuffer runs, it holds no reference either: its file's
+ * handles keep its objects alive, and closing one of them waits for the
+ * file's execbuffers in flight (&i915_file.exec_sem,
+ * i915_gem_object_close()).
+ *
  * Locking: @pages and @pages_pin_count are under the object's dma_resv
  * lock.  No user copy happens under that lock or any other driver lock,
  * so a fault on user memory (even a CPU mmap of the same object) can
@@ -71,14 +86,14 @@ static void object_link(struct i915_gem_object *obj)
 }
 
 /*
- * The core's free callback, run when the last reference goes (the last
- * handle, flink name, dma-buf or kernel user).  Whoever holds the lock of
- * an object holds a reference, so the trylock cannot fail; a trylock
- * because the caller may hold other objects' locks.
+ * Free an object the GPU no longer uses.  Whoever holds the lock of an
+ * object keeps it alive (a reference, or a handle during an execbuffer),
+ * so the trylock cannot fail; a trylock because the caller may hold
+ * other objects' locks.
  */
-static void i915_gem_object_free(struct drm_gem_object *gem)
+static void object_free_idle(struct i915_gem_object *obj)
 {
-	struct i915_gem_object *obj = to_i915_obj(gem);
+	struct drm_gem_object *gem = &obj->base;
 	bool locked;
 
 	locked = dma_resv_trylock(gem->resv);
@@ -103,6 +118,104 @@ static void i915_gem_object_free(struct drm_gem_object *gem)
 	object_unlink(obj);
 	drm_gem_object_release(gem);
 	kfree(obj);
+}
+
+/*
+ * The core's free callback, run when the last reference goes (the last
+ * handle, flink name, dma-buf or kernel user), in any context.  An
+ * object the GPU still uses waits for its fences on the deferred list.
+ */
+static void i915_gem_object_free(struct drm_gem_object *gem)
+{
+	struct i915_gem_object *obj = to_i915_obj(gem);
+	struct i915_device *i915 = obj_to_i915(obj);
+
+	if (dma_resv_test_signaled(gem->resv, DMA_RESV_USAGE_BOOKKEEP)) {
+		object_free_idle(obj);
+		return;
+	}
+	atomic_long_inc(&i915->free_queued);
+	if (llist_add(&obj->free_node, &i915->free_list))
+		queue_work(system_unbound_wq, &i915->free_work);
+}
+
+/*
+ * The deferred frees, oldest first: each waits for its object's fences.
+ * Another worker run follows if objects were added meanwhile.
+ */
+static void i915_gem_free_work(struct work_struct *work)
+{
+	struct i915_device *i915 = container_of(work, struct i915_device,
+						free_work);
+	struct i915_gem_object *obj, *next;
+	struct llist_node *first;
+
+	first = llist_reverse_order(llist_del_all(&i915->free_list));
+	llist_for_each_entry_safe(obj, next, first, free_node) {
+		dma_resv_wait_timeout(obj->base.resv, DMA_RESV_USAGE_BOOKKEEP,
+				      false, MAX_SCHEDULE_TIMEOUT);
+		object_free_idle(obj);
+		atomic_long_inc(&i915->free_done);
+		wake_up_all(&i915->free_wq);
+	}
+}
+
+/**
+ * i915_gem_free_init - set up a device's deferred frees
+ * @i915: the device, before any object exists
+ */
+void i915_gem_free_init(struct i915_device *i915)
+{
+	init_llist_head(&i915->free_list);
+	INIT_WORK(&i915->free_work, i915_gem_free_work);
+	init_waitqueue_head(&i915->free_wq);
+}
+
+/**
+ * i915_gem_free_flush - finish the deferred frees queued so far
+ * @i915: the device
+ *
+ * Waits, uninterruptibly, for the GPU to finish with the objects (for
+ * teardown, where every request has completed, and for
+ * i915_gem_drop_caches()).
+ */
+void i915_gem_free_flush(struct i915_device *i915)
+{
+	flush_work(&i915->free_work);
+}
+
+/**
+ * i915_gem_free_pending - are deferred frees queued and not yet done?
+ * @i915: the device
+ *
+ * Return: true while an object waits on &i915_device.free_list or is
+ * being freed by the worker.
+ */
+bool i915_gem_free_pending(struct i915_device *i915)
+{
+	return atomic_long_read(&i915->free_done) !=
+	       atomic_long_read(&i915->free_queued);
+}
+
+/**
+ * i915_gem_free_wait - wait for the deferred frees queued so far
+ * @i915: the device
+ *
+ * For an evictor that found objects it cannot evict because they are
+ * being freed (their free unbinds them), and for debugfs.  The caller
+ * holds no lock of an object: a deferred free may take the lock of an
+ * imported object (the exporter's) or wait for a USERPTR object's
+ * notifier.
+ *
+ * Return: 0, or -ERESTARTSYS on a signal.
+ */
+int i915_gem_free_wait(struct i915_device *i915)
+{
+	long queued = atomic_long_read(&i915->free_queued);
+
+	return wait_event_interruptible(i915->free_wq,
+					atomic_long_read(&i915->free_done) -
+					queued >= 0);
 }
 
 /*
@@ -345,12 +458,19 @@ void i915_gem_lut_fini(struct i915_file *fpriv)
 
 /*
  * &drm_gem_object_funcs.close: a handle of the object in @file is gone
- * (its idr entry NULL, its number not yet free).
+ * (its idr entry NULL, its number not yet free), its reference not yet.
+ * Once it is out of the handle cache too, no execbuffer can find it, but
+ * those of the file still running may have found it before and hold no
+ * reference: wait for them (&i915_file.exec_sem).
  */
 static void i915_gem_object_close(struct drm_gem_object *gem,
 				  struct drm_file *file)
 {
+	struct i915_file *fpriv = file->driver_priv;
+
 	i915_gem_lut_forget(to_i915_obj(gem), file);
+	down_write(&fpriv->exec_sem);
+	up_write(&fpriv->exec_sem);
 	i915_gem_object_mmap_close(gem, file);
 }
 
@@ -567,16 +687,18 @@ static struct i915_gem_object *lookup_idr(struct drm_file *file,
  * @file: the client
  * @n: how many
  * @handle: the first handle; the others follow, @stride bytes apart
- * @obj: where the object of the first goes, with a new reference; the
- *	others follow, @stride bytes apart
+ * @obj: where the object of the first goes, without a reference: the
+ *	caller holds &i915_file.exec_sem for reading until it is done with
+ *	the objects, so that their handles keep them; the others follow,
+ *	@stride bytes apart
  * @stride: bytes from one handle to the next, and from one object to the
  *	next (the entries of an array of structures that hold both: an
  *	execbuffer's list)
  *
- * What i915_gem_object_lookup() does for each handle in turn, with the
- * file's handle table locked once, through the file's handle cache; a
- * handle found in the idr is cached for the next time, the cache grown
- * to hold it if need be.
+ * What i915_gem_object_lookup() does for each handle in turn, but for
+ * the reference, with the file's handle table locked once, through the
+ * file's handle cache; a handle found in the idr is cached for the next
+ * time, the cache grown to hold it if need be.
  *
  * Return: how many handles from the first were found: @n, or the index
  * of the first that names nothing (objects are stored up to it).
@@ -602,7 +724,6 @@ unsigned int i915_gem_object_lookup_many(struct drm_file *file,
 			if (!o)
 				break;
 		}
-		drm_gem_object_get(&o->base);
 		*(struct i915_gem_object **)((char *)obj + i * stride) = o;
 	}
 	spin_unlock(&file->table_lock);

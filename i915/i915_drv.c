@@ -268,6 +268,7 @@ static int i915_device_init(struct i915_device *i915, struct pci_dev *pdev)
 
 	spin_lock_init(&i915->obj_lock);
 	INIT_LIST_HEAD(&i915->objects);
+	i915_gem_free_init(i915);
 	i915_reset_init(i915);
 	i915_gem_userptr_init(i915);
 

@@ -287,7 +287,6 @@ struct i915_exec_kept {
 /* The buffers of &i915_device.exec_kept. */
 enum {
 	I915_EXEC_KEPT_LIST,
-	I915_EXEC_KEPT_RQ_OBJECTS,
 	I915_EXEC_KEPT_COUNT
 };
 
@@ -336,8 +335,15 @@ void i915_exec_kept_put(struct i915_exec_kept **slot,
  *	i915_shrinker_info): each one an evictor had to pass over meanwhile
  * @shrink_unbound: of those, the objects it unbound
  * @exec_kept: buffers an execbuffer keeps for the next, or NULL: the
- *	object list's array and its request's array of objects (taken and
- *	given back with xchg(), i915_exec_kept_get())
+ *	object list's array (taken and given back with xchg(),
+ *	i915_exec_kept_get())
+ * @free_list: objects whose last reference went while the GPU still used
+ *	them, waiting for their fences (drm_gem.c: deferred frees)
+ * @free_work: frees the objects of @free_list once they are idle
+ * @free_queued: objects ever put on @free_list
+ * @free_done: of those, the objects freed; an evictor that found dying
+ *	objects in its way waits on @free_wq until it catches up
+ * @free_wq: woken whenever @free_done moves
  */
 struct i915_device {
 	struct drm_device drm;
@@ -368,6 +374,11 @@ struct i915_device {
 	atomic_long_t shrink_claimed;
 	atomic_long_t shrink_unbound;
 	struct i915_exec_kept *exec_kept[I915_EXEC_KEPT_COUNT];
+	struct llist_head free_list;
+	struct work_struct free_work;
+	atomic_long_t free_queued;
+	atomic_long_t free_done;
+	wait_queue_head_t free_wq;
 };
 
 static inline struct i915_device *to_i915(const struct drm_device *dev)
@@ -415,6 +426,11 @@ static inline struct i915_device *to_i915(const struct drm_device *dev)
  *	file's table_lock, as the DRM core's handle table it caches)
  * @lut_size: entries of @lut (0 until an execbuffer looks up a handle;
  *	it only grows, under the same lock)
+ * @exec_sem: held for reading by each execbuffer of the file from its
+ *	lookup to its end, during which the file's handles alone keep its
+ *	objects alive (it takes no reference); closing a handle takes it
+ *	for writing, after the handle left the tables and before the
+ *	handle's reference goes, to wait for those execbuffers (drm_gem.c)
  */
 struct i915_file {
 	struct drm_file *file;
@@ -433,6 +449,7 @@ struct i915_file {
 	unsigned int request_timeout_ms;
 	struct i915_gem_object **lut;
 	u32 lut_size;
+	struct rw_semaphore exec_sem; /* see above */
 };
 
 /**
@@ -446,22 +463,18 @@ struct i915_file {
  * @tail: ring offset just past the request; the ring has that much room
  *	again once it completed
  * @emitted: jiffies when it was submitted
- * @objects: the objects the GPU uses for this request, each with a
- *	reference that keeps it (and its GTT binding) alive until the
- *	request is retired; a closed busy object is freed only then
- * @num_objects: entries used in @objects
- * @objects_users: who still needs @objects: the retirement (or discard),
- *	and a submitter between i915_request_hold_objects() and
- *	i915_request_unhold_objects(); the last one releases them
- * @max_objects: entries allocated in @objects
- * @objects_buf: the buffer @objects is in (i915_exec_kept_get()), given
- *	back to the device when they are released
+ * @num_objects: how many objects its execbuffer listed (debugfs).  The
+ *	request holds no reference to them: each has the request's fence
+ *	in its dma_resv, and an object whose last reference goes before
+ *	its fences signalled is freed only after (drm_gem.c), so that it
+ *	stays alive and bound while the GPU uses it
  * @release_work: frees an escaped request after its fence's last
  *	reference (see i915_request_escape())
- * @batch: the entry of @objects that holds the batch, for the error state
- * @capture: bitmap over @objects of the entries flagged
- *	EXEC_OBJECT_CAPTURE, copied into the error state if the request
- *	hangs; NULL when none is
+ * @batch: the batch object, for the error state (alive while the request
+ *	runs, as every object of it)
+ * @captures: the objects flagged EXEC_OBJECT_CAPTURE, copied into the
+ *	error state if the request hangs; NULL when none is
+ * @num_captures: entries used in @captures
  * @pid: thread-group id of the submitter, for the error state
  * @comm: its command name
  * @wedges: &i915_ring.wedges when it was queued
@@ -499,14 +512,11 @@ struct i915_request {
 	struct list_head client_link;
 	u32 tail;
 	unsigned long emitted;
-	struct drm_gem_object **objects;
 	unsigned int num_objects;
-	unsigned int max_objects;
-	struct i915_exec_kept *objects_buf;
-	atomic_t objects_users;
 	struct work_struct release_work;
 	struct drm_gem_object *batch;
-	unsigned long *capture;
+	struct drm_gem_object **captures;
+	unsigned int num_captures;
 	pid_t pid;
 	char comm[TASK_COMM_LEN];
 	u32 head;
@@ -668,6 +678,8 @@ struct i915_mmap_offset;
  *	file is closed (drm_gem.c)
  * @lut_handle: the handle under which @lut_file's cache holds it (under
  *	@lut_file's table_lock)
+ * @free_node: entry in &i915_device.free_list once its last reference
+ *	went while the GPU still used it
  *
  * @pages, @sgt, @pages_pin_count, @read_domains, @write_domain,
  * @cache_level, @gtt_dma, @pin_count and @pin_owner are protected by the
@@ -713,6 +725,7 @@ struct i915_gem_object {
 	bool gtt_written;
 	struct drm_file *lut_file;
 	u32 lut_handle;
+	struct llist_node free_node;
 };
 
 static inline struct i915_gem_object *to_i915_obj(struct drm_gem_object *obj)
@@ -738,6 +751,10 @@ static inline struct i915_device *obj_to_i915(struct i915_gem_object *obj)
  *	that no i915_ww_lock() of the new round has claimed yet, or NULL
  * @last_contended: the object of the last backoff, only compared (no
  *	reference), to count a context bouncing on the same lock
+ * @await_frees: the device whose deferred frees an evictor found in its
+ *	way (objects it cannot evict, whose free will unbind them), with
+ *	-EDEADLK: i915_ww_backoff() waits for those frees once every lock
+ *	is dropped; NULL otherwise
  */
 struct i915_ww {
 	struct ww_acquire_ctx ctx;
@@ -745,6 +762,7 @@ struct i915_ww {
 	struct i915_gem_object *contended;
 	struct i915_gem_object *prelocked;
 	const struct i915_gem_object *last_contended;
+	struct i915_device *await_frees;
 };
 
 /* i915_getparam.c */
@@ -765,7 +783,8 @@ void i915_debugfs_init(struct drm_minor *minor);
 
 /* i915_gpu_error.c: the error state of a hang */
 void i915_error_capture(struct i915_device *i915, struct i915_request *guilty);
-int i915_error_capture_object(struct i915_request *rq, unsigned int index);
+int i915_error_capture_object(struct i915_request *rq,
+			      struct drm_gem_object *obj);
 int i915_error_init(struct i915_device *i915);
 void i915_error_register(struct i915_device *i915);
 void i915_error_unregister(struct i915_device *i915);
@@ -918,15 +937,11 @@ void i915_request_quiesce(struct i915_device *i915);
 void i915_request_suspend(struct i915_device *i915);
 void i915_request_resume(struct i915_device *i915);
 struct i915_request *i915_request_create(struct i915_device *i915,
-					 unsigned int max_objects);
-void i915_request_add_object(struct i915_request *rq,
-			     struct drm_gem_object *obj);
+					 unsigned int num_objects);
 u32 *i915_request_commands(struct i915_request *rq, unsigned int dwords);
 int i915_request_await(struct i915_request *rq, struct dma_fence *fence);
 int i915_request_throttle(struct i915_device *i915, bool nonblock);
 int i915_request_submit(struct i915_request *rq, struct drm_file *file);
-void i915_request_hold_objects(struct i915_request *rq);
-void i915_request_unhold_objects(struct i915_request *rq);
 void i915_request_discard(struct i915_request *rq);
 void i915_request_put(struct i915_request *rq);
 void i915_request_signal(struct i915_device *i915);
@@ -945,32 +960,6 @@ void i915_request_escape(struct i915_request *rq);
 void i915_request_escape_fence(struct dma_fence *fence);
 int i915_request_module_init(void);
 void i915_request_module_exit(void);
-
-/**
- * i915_request_take_objects - slots for objects whose references the
- *	request takes over
- * @rq: a request not yet emitted
- * @n: how many objects the caller puts in the slots
- *
- * For a caller holding a reference to each of @n objects (an
- * execbuffer's lookup): it stores each object in one slot, and the
- * request drops those references when it is retired or discarded.  The
- * room is checked once, not per object (a thousand per execbuffer).
- * Inline, called once per execbuffer.
- *
- * Return: @n slots, or NULL (a driver bug, warned of) if the request
- * was created with room for fewer; the caller then keeps its references.
- */
-static inline struct drm_gem_object **
-i915_request_take_objects(struct i915_request *rq, unsigned int n)
-{
-	struct drm_gem_object **slots = rq->objects + rq->num_objects;
-
-	if (WARN_ON_ONCE(n > rq->max_objects - rq->num_objects))
-		return NULL;
-	rq->num_objects += n;
-	return slots;
-}
 
 /* i915_reset.c: GPU reset, hang policy, reset statistics */
 bool i915_reset_enabled(void);
@@ -1081,11 +1070,12 @@ void i915_ww_stats(u64 *backoffs, u64 *repeats);
 /**
  * i915_ww_lock_borrowed - lock an object the caller keeps alive
  * @ww: the context
- * @obj: the object, with a reference the caller holds until it has
- *	unlocked it (dma_resv_unlock()), before any i915_ww_backoff() or
- *	i915_ww_fini() of @ww
+ * @obj: the object, which the caller keeps alive (a reference, or its
+ *	file's handle: see &i915_file.exec_sem) until it has unlocked it
+ *	(dma_resv_unlock()), before any i915_ww_backoff() or i915_ww_fini()
+ *	of @ww
  *
- * i915_ww_lock() without the reference and without the entry on
+ * i915_ww_lock() without a reference and without the entry on
  * &i915_ww.locked, for a caller that locks a list of its own (an
  * execbuffer's thousand objects): the context neither keeps nor drops
  * such a lock.  The object i915_ww_backoff() kept locked is claimed as
@@ -1134,6 +1124,10 @@ int i915_gem_object_create_handle(struct drm_file *file,
 struct i915_gem_object *i915_gem_object_lookup(struct drm_file *file,
 					       u32 handle);
 void i915_gem_lut_fini(struct i915_file *fpriv);
+void i915_gem_free_init(struct i915_device *i915);
+void i915_gem_free_flush(struct i915_device *i915);
+bool i915_gem_free_pending(struct i915_device *i915);
+int i915_gem_free_wait(struct i915_device *i915);
 unsigned int i915_gem_object_lookup_many(struct drm_file *file,
 					 unsigned int n, const u32 *handle,
 					 struct i915_gem_object **obj,

@@ -4,7 +4,9 @@
  *
  * What the driver keeps for each open DRM file (&struct i915_file): its
  * number, which owns the objects it pins, its requests still running,
- * which THROTTLE waits for, and its handle cache (drm_gem.c).  Opening a
+ * which THROTTLE waits for, its handle cache (drm_gem.c) and the
+ * semaphore that keeps a handle's object alive while an execbuffer of
+ * the file may be using it (&i915_file.exec_sem).  Opening a
  * file sets it up; postclose drops the file's pins (i915_gem_pin.c),
  * detaches its requests (i915_request.c), frees the handle cache and
  * frees the state after an RCU grace period.
@@ -39,6 +41,7 @@ int i915_gem_open(struct drm_device *dev, struct drm_file *file)
 	fpriv->id = atomic64_inc_return(&i915_file_ids);
 	spin_lock_init(&fpriv->lock);
 	INIT_LIST_HEAD(&fpriv->requests);
+	init_rwsem(&fpriv->exec_sem);
 	/* The default context's watchdog, fixed at its creation (upstream). */
 	fpriv->request_timeout_ms = i915_request_timeout_default();
 	file->driver_priv = fpriv;

@@ -48,6 +48,8 @@ static bool range_overflows(u64 offset, u64 size, u64 objsize)
 
 static void gem_release(struct drm_device *dev, void *unused)
 {
+	/* An object closed after the unplug may still wait for a fence. */
+	i915_gem_free_flush(to_i915(dev));
 	i915_exec_fini(to_i915(dev));
 }
 
@@ -56,7 +58,7 @@ static void gem_release(struct drm_device *dev, void *unused)
  * @i915: the device; its object list and GTT are already initialised
  *
  * Registers the shrinker (i915_gem_shrinker.c), and the release of what
- * execbuffers keep between them.
+ * execbuffers keep between them and of the last deferred frees.
  *
  * Return: 0 or a negative errno.
  */
@@ -105,7 +107,8 @@ static struct i915_gem_object *get_bound_object(struct i915_device *i915,
  * handle goes, so each is unbound now, pinned or not, and so never
  * touches the hardware again.  An object being freed right now is
  * unbound by its free, which unlinks it only afterwards: this waits for
- * that, so that nothing is bound once it returns.
+ * that (and first for the deferred frees, drm_gem.c), so that nothing is
+ * bound once it returns.
  */
 void i915_gem_fini(struct i915_device *i915)
 {
@@ -113,6 +116,8 @@ void i915_gem_fini(struct i915_device *i915)
 	bool dying;
 
 	i915_gem_shrinker_fini(i915);
+	/* Every request has completed: the deferred frees end now. */
+	i915_gem_free_flush(i915);
 	for (;;) {
 		obj = get_bound_object(i915, &dying);
 		if (obj) {
@@ -668,8 +673,8 @@ u64 i915_gem_drop_caches_supported(void)
  * In upstream's order: ACTIVE and IDLE wait until the GPU has finished
  * every request (a hung GPU's requests have finished with -EIO, which
  * counts as idle here); RETIRE, FREED and RESET_SEQNO then retire what
- * has completed, which drops the requests' object references (objects
- * are freed with their last reference).  BOUND unbinds every object that
+ * has completed, and FREED waits for the objects whose free waited for
+ * the GPU (drm_gem.c).  BOUND unbinds every object that
  * is not pinned, waiting for busy ones, which gives their pages back to
  * shmfs and purges the DONTNEED ones.  SHRINK_ALL runs the shrinker over
  * every idle object (i915_gem_shrink_all()).  UNBOUND has nothing to do:
@@ -695,6 +700,11 @@ int i915_gem_drop_caches(struct i915_device *i915, u64 mask)
 	}
 	if (mask & (I915_DROP_RETIRE | I915_DROP_FREED | I915_DROP_RESET_SEQNO))
 		i915_request_retire(i915);
+	if (mask & I915_DROP_FREED) {
+		ret = i915_gem_free_wait(i915);
+		if (ret)
+			return ret;
+	}
 	if (mask & I915_DROP_BOUND)
 		ret = i915_gtt_evict_all(i915);
 	if (mask & I915_DROP_SHRINK_ALL)
@@ -720,6 +730,9 @@ static void print_object(struct drm_printer *p, struct i915_gem_object *obj)
 		drm_printf(p, ", dontneed");
 	else if (READ_ONCE(obj->madv) == __I915_MADV_PURGED)
 		drm_printf(p, ", purged");
+	/* Its last reference is gone: a deferred free (drm_gem.c). */
+	if (!kref_read(&gem->refcount))
+		drm_printf(p, ", being freed");
 	drm_printf(p, "\n");
 }
 
@@ -755,7 +768,8 @@ static void print_counts(struct i915_device *i915, struct drm_printer *p)
  *
  * The first line is "<count> objects, <bytes> bytes", the form igt scans
  * with "%i objects"; the second "<n> bound objects, <bytes> bytes; <n>
- * purgeable objects, <bytes> bytes"; then one line per object.  The
+ * purgeable objects, <bytes> bytes"; then one line per object (", being
+ * freed" at the end of an object whose free waits for the GPU).  The
  * per-object fields are
  * read without the objects' locks: a snapshot, not a consistent one.
  */

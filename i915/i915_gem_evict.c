@@ -29,6 +29,14 @@
  * may take the hole in between: the caller simply tries again.  The claim
  * (i915_gem_evict_claim(), i915_gem_evict_release()) is the one protocol
  * of every evictor: i915_gtt_evict_all() claims its victims the same way.
+ *
+ * An object whose last reference is gone cannot be claimed: its free
+ * unbinds it, and if the GPU still uses it that free waits for the GPU
+ * (drm_gem.c), which may take as long as a batch runs.  An evictor that
+ * needs such an object's room answers -EDEADLK with
+ * &i915_ww.await_frees set: its caller drops every lock and waits for
+ * the deferred frees (i915_ww_backoff(), i915_gem_free_wait()), then
+ * starts over.
  */
 
 #include <linux/dma-resv.h>
@@ -101,15 +109,28 @@ void i915_gem_evict_release(struct i915_gem_object *obj)
 }
 
 /*
+ * Objects an evictor needed were being freed: -EDEADLK, so that
+ * the caller waits for the frees with every lock dropped; -EAGAIN without
+ * an acquire context.
+ */
+static int evict_await_frees(struct i915_gtt *gtt, struct i915_ww *ww)
+{
+	if (!ww)
+		return -EAGAIN;
+	ww->await_frees = gtt_to_i915(gtt);
+	return -EDEADLK;
+}
+
+/*
  * Run the scan roster over the LRU list; when it finds a hole, claim the
  * objects whose removal makes it.  Return: 0 with the victims claimed;
  * -ENOSPC if the candidates cannot make a hole; -EAGAIN if one of the
- * victims is being freed (it unbinds itself) or, with no hole found,
- * another evictor holds objects that might have helped.
+ * victims is being freed (it unbinds itself; *@dying is set) or, with no
+ * hole found, another evictor holds objects that might have helped.
  */
 static int evict_scan(struct i915_gtt *gtt, struct i915_ww *ww,
 		      const struct i915_gtt_place *place, unsigned long color,
-		      bool busy, struct list_head *victims)
+		      bool busy, struct list_head *victims, bool *dying)
 {
 	struct i915_gem_object *obj, *next;
 	struct drm_mm_scan scan;
@@ -138,8 +159,10 @@ static int evict_scan(struct i915_gtt *gtt, struct i915_ww *ww,
 	list_for_each_entry_safe(obj, next, &scanned, evict_link) {
 		list_del(&obj->evict_link);
 		if (drm_mm_scan_remove_block(&scan, &obj->gtt_node) &&
-		    !i915_gem_evict_claim(obj, victims))
+		    !i915_gem_evict_claim(obj, victims)) {
 			ret = -EAGAIN;
+			*dying = true;
+		}
 	}
 	mutex_unlock(&gtt->lock);
 	return ret == -ENOSPC && others ? -EAGAIN : ret;
@@ -198,9 +221,10 @@ static int evict_victims(struct i915_ww *ww, struct list_head *victims)
  *
  * Return: 0 when the hole should now exist (the caller retries its
  * insertion), -ENOSPC when no set of evictable objects makes one,
- * -EAGAIN when objects this call wanted were held by another evictor or
- * being freed (the caller retries a little later), -EDEADLK when @ww must
- * back off, -EINTR or -ERESTARTSYS on a signal.
+ * -EAGAIN when objects this call wanted were held by another evictor (the
+ * caller retries a little later), -EDEADLK when @ww must back off (also
+ * to wait for objects being freed: &i915_ww.await_frees), -EINTR or
+ * -ERESTARTSYS on a signal.
  */
 int i915_gem_evict_something(struct i915_device *i915, struct i915_ww *ww,
 			     const struct i915_gtt_place *place,
@@ -208,23 +232,29 @@ int i915_gem_evict_something(struct i915_device *i915, struct i915_ww *ww,
 {
 	struct i915_gtt *gtt = &i915->gtt;
 	LIST_HEAD(victims);
+	bool dying = false;
 	int ret, err;
 
 	trace_i915_gtt_evict_something(place->size, place->alignment);
-	ret = evict_scan(gtt, ww, place, color, false, &victims);
+	ret = evict_scan(gtt, ww, place, color, false, &victims, &dying);
 	if (ret && list_empty(&victims))
-		ret = evict_scan(gtt, ww, place, color, true, &victims);
+		ret = evict_scan(gtt, ww, place, color, true, &victims,
+				 &dying);
 
 	err = evict_victims(ww, &victims);
+	if (!err && ret == -EAGAIN && dying)
+		err = evict_await_frees(gtt, ww);
 	return err ? err : ret;
 }
 
 /*
  * Claim what overlaps [start, end) and the neighbours of another colour
- * that abut it: -ENOSPC if one of them is pinned.
+ * that abut it: -ENOSPC if one of them is pinned, -EAGAIN if one is
+ * another evictor's or being freed (*@dying).
  */
 static int evict_claim_range(struct i915_gtt *gtt, u64 start, u64 end,
-			     unsigned long color, struct list_head *victims)
+			     unsigned long color, struct list_head *victims,
+			     bool *dying)
 {
 	struct i915_gem_object *obj;
 	struct drm_mm_node *node;
@@ -249,6 +279,7 @@ static int evict_claim_range(struct i915_gtt *gtt, u64 start, u64 end,
 			break;
 		}
 		if (obj->evicting || !i915_gem_evict_claim(obj, victims)) {
+			*dying = !obj->evicting;
 			ret = -EAGAIN;
 			break;
 		}
@@ -269,8 +300,9 @@ static int evict_claim_range(struct i915_gtt *gtt, u64 start, u64 end,
  *
  * Return: 0 when the range should now be free, -ENOSPC if a pinned object
  * lies in it or abuts it with another colour, -EAGAIN if another evictor
- * holds an object there or one is being freed, -EDEADLK when @ww must back
- * off, -EINTR or -ERESTARTSYS on a signal.
+ * holds an object there, -EDEADLK when @ww must back off (also to wait
+ * for an object there being freed: &i915_ww.await_frees), -EINTR or
+ * -ERESTARTSYS on a signal.
  */
 int i915_gem_evict_for_node(struct i915_device *i915, struct i915_ww *ww,
 			    const struct i915_gtt_place *place,
@@ -278,16 +310,18 @@ int i915_gem_evict_for_node(struct i915_device *i915, struct i915_ww *ww,
 {
 	struct i915_gtt *gtt = &i915->gtt;
 	LIST_HEAD(victims);
+	bool dying = false;
 	int ret;
 
 	trace_i915_gtt_evict_node(place->offset, place->size);
 	ret = evict_claim_range(gtt, place->offset,
-				place->offset + place->size, color, &victims);
+				place->offset + place->size, color, &victims,
+				&dying);
 	if (!ret && list_empty(&victims))
 		ret = -ENOSPC; /* nothing there, yet no room: outside the range */
 	if (ret) {
 		evict_victims(NULL, &victims);
-		return ret;
+		return dying ? evict_await_frees(gtt, ww) : ret;
 	}
 	return evict_victims(ww, &victims);
 }

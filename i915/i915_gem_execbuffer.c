@@ -18,9 +18,13 @@
  *    them in small chunks, in phase 2 and again in phase 5, where no
  *    page fault is taken under a driver lock (a chunk that is not
  *    resident drops the locks, is faulted in and phase 4 starts over).
- * 2. Lookup and validation, no lock held (i915_gem_exec_objects.c): each
- *    handle is looked up once (i915_exec_lookup(): a missing one is
- *    -ENOENT), the object flags,
+ * 2. Lookup and validation, no object's lock held
+ *    (i915_gem_exec_objects.c): each handle is looked up once
+ *    (i915_exec_lookup(): a missing one is -ENOENT), without taking a
+ *    reference: from the lookup to its end the execbuffer holds its
+ *    file's &i915_file.exec_sem for reading, which a GEM_CLOSE of the
+ *    same file waits for, so the handles keep the objects.  The object
+ *    flags,
  *    alignments and softpin addresses are checked, every relocation is
  *    checked against the list and its domains are unioned into its target
  *    (i915_reloc_check(); with I915_EXEC_NO_RELOC not here but only if
@@ -31,11 +35,12 @@
  *    has had no effect at all.  While requests queued behind
  *    dependencies hold a ring's worth, the caller waits here, or gets
  *    -EWOULDBLOCK if its file is O_NONBLOCK (i915_request_throttle()).
- * 3. The request is allocated and given a reference to every object
- *    (exec_create_request()), so that objects stay alive and bound until
- *    the GPU is done with them, even if their handles are closed; it
- *    remembers the batch and the EXEC_OBJECT_CAPTURE objects for the
- *    error state (i915_gpu_error.c); for I915_EXEC_FENCE_OUT the
+ * 3. The request is allocated (exec_create_request()); it remembers the
+ *    batch and the EXEC_OBJECT_CAPTURE objects for the error state
+ *    (i915_gpu_error.c), without a reference: from phase 8 on, its
+ *    fence in their dma_resv keeps the objects alive and bound until the
+ *    GPU is done with them, even if their handles are closed (drm_gem.c:
+ *    deferred frees); for I915_EXEC_FENCE_OUT the
  *    sync_file of its fence is made.  Nothing is waited for on the CPU:
  *    the FENCE_IN (or FENCE_SUBMIT) sync_file's fences and the syncobjs'
  *    become dependencies of the request (exec_await_fences(),
@@ -632,37 +637,26 @@ static unsigned int exec_max_dwords(const struct i915_exec *eb)
 }
 
 /*
- * Phase 3: the request, holding every object until it is retired, and
- * for FENCE_OUT the sync_file of its fence, installed only once the
- * batch is queued.
+ * Phase 3: the request, and for FENCE_OUT the sync_file of its fence,
+ * installed only once the batch is queued.  The request takes no
+ * reference on the objects (see &i915_request.num_objects).
  */
 static int exec_create_request(struct i915_exec *eb)
 {
-	const struct i915_exec_object *eo = eb->objects;
-	const unsigned int count = eb->count;
-	struct drm_gem_object **slots;
 	unsigned int i;
 
-	eb->rq = i915_request_create(eb->i915, count);
+	eb->rq = i915_request_create(eb->i915, eb->count);
 	if (IS_ERR(eb->rq)) {
 		int ret = PTR_ERR(eb->rq);
 
 		eb->rq = NULL;
 		return ret;
 	}
-	/* The objects live until the last lock is dropped (exec_fini()). */
-	i915_request_hold_objects(eb->rq);
-	/* The lookup's references are the request's from now on. */
-	slots = i915_request_take_objects(eb->rq, count);
-	if (!slots)
-		return -EINVAL;
-	for (i = 0; i < count; i++)
-		slots[i] = &eo[i].obj->base;
-	eb->rq_objects = count;
 	/* What the error state shows if the batch hangs. */
 	for (i = 0; eb->capture && i < eb->count; i++) {
 		if (eb->objects[i].flags & EXEC_OBJECT_CAPTURE) {
-			int ret = i915_error_capture_object(eb->rq, i);
+			int ret = i915_error_capture_object(eb->rq,
+							    &eb->objects[i].obj->base);
 
 			if (ret)
 				return ret;
@@ -851,9 +845,10 @@ static int exec_emit(struct i915_exec *eb)
  * Phase 8: the fence into every resv, the domains committed, the use
  * stamped for the LRU (which settles its order only when eviction looks
  * at it), the fence register unpinned and the lock dropped, in one pass
- * over the objects (no fence is allocated: the slot was reserved).  The
- * request holds the objects (i915_request_hold_objects()) even if it is
- * retired before the last is unlocked.
+ * over the objects (no fence is allocated: the slot was reserved).  From
+ * here on the fence keeps each object alive: should its handle be closed
+ * once this execbuffer is done, the object is freed only after the fence
+ * signalled (drm_gem.c).
  */
 static void exec_publish(struct i915_exec *eb)
 {
@@ -1105,8 +1100,12 @@ static int exec_await_fences(struct i915_exec *eb)
 
 static int exec_prepare(struct i915_exec *eb)
 {
+	struct i915_file *fpriv = eb->file->driver_priv;
 	int ret;
 
+	/* From the lookup on, the file's handles keep the objects alive. */
+	eb->exec_sem = &fpriv->exec_sem;
+	down_read(eb->exec_sem);
 	ret = i915_exec_lookup(eb);
 	/* Userptr objects: their user pages pinned, before any lock. */
 	if (!ret)
@@ -1168,8 +1167,6 @@ static void exec_fini(struct i915_exec *eb)
 
 	if (eb->out_fence)
 		fput(eb->out_fence->file); /* never installed */
-	if (eb->rq)
-		i915_request_unhold_objects(eb->rq);
 	if (eb->rq && eb->emitted)
 		i915_request_put(eb->rq);
 	else if (eb->rq)
@@ -1187,12 +1184,11 @@ static void exec_fini(struct i915_exec *eb)
 	if (eb->handles != eb->handles_inline)
 		kvfree(eb->handles);
 	kvfree(eb->cliprects);
-	/* Those the request took were dropped with it, above. */
-	for (i = eb->rq_objects; i < eb->count; i++)
-		if (eb->objects[i].obj)
-			drm_gem_object_put(&eb->objects[i].obj->base);
 	i915_exec_kept_put(&eb->i915->exec_kept[I915_EXEC_KEPT_LIST], eb->list,
 			   EXEC_LIST_KEEP);
+	/* The objects are no longer used: their handles may go. */
+	if (eb->exec_sem)
+		up_read(eb->exec_sem);
 }
 
 /**

@@ -40,7 +40,7 @@ struct i915_exec_syncobj {
 
 /**
  * struct i915_exec_object - one entry of an execbuffer's object list
- * @obj: the object, with a reference from the lookup
+ * @obj: the object, without a reference (see &i915_exec.exec_sem)
  * @user_relocs: its relocation entries in user memory (read in chunks,
  *	never copied whole: see i915_gem_relocate.c)
  * @handle: the user's handle
@@ -127,8 +127,7 @@ struct i915_exec_handle {
  * @ww: the acquire context of the objects' dma_resv locks (it holds
  *	those of eviction victims itself)
  * @locked: the first @locked entries of @objects are locked through @ww
- *	(i915_ww_lock_borrowed(): the list's references keep them, the
- *	request's too until i915_request_unhold_objects())
+ *	(i915_ww_lock_borrowed(): their handles keep them, see @exec_sem)
  * @in_fence: I915_EXEC_FENCE_IN: waited for before the batch is queued
  * @out_fence_fd: I915_EXEC_FENCE_OUT: the reserved fd, else -1
  * @out_fence: I915_EXEC_FENCE_OUT: the sync_file of @rq's fence, made
@@ -136,8 +135,9 @@ struct i915_exec_handle {
  * @syncobjs: FENCE_ARRAY and TIMELINE_FENCES entries, in the user's order
  * @num_syncobjs: entries in @syncobjs
  * @rq: the request, from when it is allocated
- * @rq_objects: the first @rq_objects entries' lookup references are
- *	@rq's (i915_request_take_objects()), no longer the list's
+ * @exec_sem: the file's &i915_file.exec_sem, held for reading from
+ *	before the lookup to the end of the ioctl (NULL before): a handle
+ *	closed meanwhile waits, so the objects need no reference
  * @invalidate: GPU domains whose caches the MI_FLUSH before the batch
  *	invalidates
  * @flush: domains whose caches it flushes
@@ -193,7 +193,7 @@ struct i915_exec {
 	struct i915_exec_syncobj *syncobjs;
 	unsigned int num_syncobjs;
 	struct i915_request *rq;
-	unsigned int rq_objects;
+	struct rw_semaphore *exec_sem;
 	u32 invalidate;
 	u32 flush;
 	bool moved;

@@ -43,6 +43,7 @@ void i915_ww_init(struct i915_ww *ww)
 	ww->contended = NULL;
 	ww->prelocked = NULL;
 	ww->last_contended = NULL;
+	ww->await_frees = NULL;
 }
 
 /**
@@ -134,6 +135,20 @@ bool i915_ww_holds(const struct i915_ww *ww,
 	       dma_resv_locking_ctx(obj->base.resv) == &ww->ctx;
 }
 
+/*
+ * The deferred frees queued so far; with none, the object in the way is
+ * being freed without waiting for the GPU, and unbound any moment: a
+ * jiffy, as an evictor waits for another.
+ */
+static int ww_await_frees(struct i915_device *i915)
+{
+	if (!i915_gem_free_pending(i915)) {
+		schedule_timeout_interruptible(1);
+		return 0;
+	}
+	return i915_gem_free_wait(i915);
+}
+
 /**
  * i915_ww_backoff - after -EDEADLK: wait for the contended lock, keep it
  * @ww: the context; every other lock it holds is dropped
@@ -141,17 +156,25 @@ bool i915_ww_holds(const struct i915_ww *ww,
  * Sleeps until the older context releases the contended object and takes
  * its lock, which the context keeps: the caller starts over and locks
  * what it needs in its own order, the i915_ww_lock() of the contended
- * object then claiming the lock it already holds.
+ * object then claiming the lock it already holds.  After an evictor's
+ * -EDEADLK (no contended object, &i915_ww.await_frees set), it waits
+ * instead, holding no lock, for the objects being freed that were in the
+ * evictor's way.
  *
- * Return: 0, or -EINTR on a signal (the context then holds nothing).
+ * Return: 0, or -EINTR or -ERESTARTSYS on a signal (the context then
+ * holds nothing).
  */
 int i915_ww_backoff(struct i915_ww *ww)
 {
 	const struct i915_gem_object *last = ww->last_contended;
 	struct i915_gem_object *obj = ww->contended;
+	struct i915_device *frees = ww->await_frees;
 	int ret;
 
 	i915_ww_unlock_all(ww);
+	ww->await_frees = NULL;
+	if (frees && !obj)
+		return ww_await_frees(frees);
 	if (!obj)
 		return 0;
 

@@ -33,7 +33,8 @@
  * before the reset (or the wedge) loses the engine's registers: from the
  * reset path, under &i915_ring.fence_lock (interrupts off), which keeps
  * the guilty request from completing, and so its objects from being
- * retired and unbound, while their pages are copied.  So it never
+ * freed and unbound (an object the GPU still uses is freed only after
+ * its fences signalled: drm_gem.c), while their pages are copied.  So it never
  * sleeps: registers are read through the seam, memory comes from
  * GFP_NOWAIT allocations (no reclaim, and unlike GFP_ATOMIC no dip into
  * the emergency reserves), pages are copied
@@ -57,7 +58,6 @@
 #include <drm/drm_print.h>
 #include <uapi/drm/i915_drm.h>
 #include <linux/ascii85.h>
-#include <linux/bitmap.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/highmem.h>
@@ -334,9 +334,8 @@ static void record_request(struct i915_error_state *s,
 		}
 		capture_gem_object(s, ring, "batch", rq->batch);
 	}
-	if (rq->capture)
-		for_each_set_bit(i, rq->capture, rq->num_objects)
-			capture_gem_object(s, ring, "user", rq->objects[i]);
+	for (i = 0; i < rq->num_captures; i++)
+		capture_gem_object(s, ring, "user", rq->captures[i]);
 }
 
 static struct i915_error_state *
@@ -463,20 +462,26 @@ void i915_error_capture(struct i915_device *i915, struct i915_request *guilty)
  * i915_error_capture_object - copy an object into the error state if
  *	the request hangs
  * @rq: a request not yet emitted
- * @index: the object's entry in &i915_request.objects
+ * @obj: one of its objects, flagged EXEC_OBJECT_CAPTURE (no reference:
+ *	it lives while the request runs, see &i915_request.num_objects)
  *
- * For EXEC_OBJECT_CAPTURE; called in process context.
+ * Called in process context, at most &i915_request.num_objects times.
  *
  * Return: 0 or -ENOMEM.
  */
-int i915_error_capture_object(struct i915_request *rq, unsigned int index)
+int i915_error_capture_object(struct i915_request *rq,
+			      struct drm_gem_object *obj)
 {
-	if (!rq->capture) {
-		rq->capture = bitmap_zalloc(rq->max_objects, GFP_KERNEL_ACCOUNT);
-		if (!rq->capture)
+	if (!rq->captures) {
+		rq->captures = kvmalloc_array(rq->num_objects,
+					      sizeof(*rq->captures),
+					      GFP_KERNEL_ACCOUNT);
+		if (!rq->captures)
 			return -ENOMEM;
 	}
-	__set_bit(index, rq->capture);
+	if (WARN_ON_ONCE(rq->num_captures >= rq->num_objects))
+		return -EINVAL;
+	rq->captures[rq->num_captures++] = obj;
 	return 0;
 }
 

@@ -18,15 +18,16 @@
  * waits for are signalled and retired without an interrupt: by a tick every
  * %I915_RETIRE_TICK_MS while requests run (upstream's retire worker), and a
  * few at a time by the next execbuffer (i915_request_retire_some()), so a
- * client that never waits still gets its objects back, and every wait that
+ * client that never waits does not pile up requests, and every wait that
  * drains the ring (idle, suspend, unbind) retires what it waited for.
- * Objects remember the requests that use them through their dma_resv;
- * a request holds a reference on each of its objects until it is
- * retired, so that an object closed while the GPU still uses it lives
- * (and stays bound) until the GPU is done with it.
+ * Objects remember the requests that use them through their dma_resv.
+ * A request holds no reference on its objects: an object closed while
+ * the GPU still uses it is freed only once its fences have signalled
+ * (drm_gem.c), so it lives (and stays bound) until the GPU is done with
+ * it, and retiring a request of a thousand objects touches none of them.
  *
  * A request is created before the ring lock is taken (allocations may
- * sleep), given its objects and its commands, and submitted under the
+ * sleep), given its commands, and submitted under the
  * ring lock, which is where it gets its seqno: written into the ring at
  * once, or queued behind its dependencies (see "Dependencies" below).
  *
@@ -168,7 +169,7 @@ unsigned int i915_request_timeout_default(void)
  * How often requests are signalled and retired while they run and nobody
  * waits for them (upstream's retire worker runs about once a second; this
  * keeps a client that never waits from holding much more than a tick's
- * worth of completed requests and their objects).
+ * worth of completed requests).
  */
 #define I915_RETIRE_TICK_MS	10
 
@@ -448,20 +449,11 @@ static void expire_work_fn(struct work_struct *work)
 	}
 }
 
-/*
- * The array of a request's objects: one of up to RQ_OBJECTS_KEEP bytes
- * is the device's, kept from one request to the next (not allocated, and
- * zeroed, for each execbuffer of a long list); a longer one is the
- * request's own.  Requests are retired before the device's kept buffers
- * are freed (i915_exec_fini()).
- */
-#define RQ_OBJECTS_KEEP		(1024 * sizeof(struct drm_gem_object *))
-#define RQ_OBJECTS_SLOT(i915)	(&(i915)->exec_kept[I915_EXEC_KEPT_RQ_OBJECTS])
-
 /**
  * i915_request_create - allocate a request, before taking the ring lock
  * @i915: the device
- * @max_objects: how many objects i915_request_add_object() will add
+ * @num_objects: how many objects its execbuffer lists (the most
+ *	i915_error_capture_object() may add; debugfs shows it)
  *
  * Return: the request, or ERR_PTR(-ENOMEM).  Its fence is initialised,
  * so that a sync_file can be made of it before the point of no return,
@@ -470,7 +462,7 @@ static void expire_work_fn(struct work_struct *work)
  * made of it meanwhile must never be installed).
  */
 struct i915_request *i915_request_create(struct i915_device *i915,
-					 unsigned int max_objects)
+					 unsigned int num_objects)
 {
 	struct i915_request *rq;
 
@@ -482,7 +474,6 @@ struct i915_request *i915_request_create(struct i915_device *i915,
 	INIT_LIST_HEAD(&rq->client_link);
 	INIT_LIST_HEAD(&rq->awaits);
 	atomic_set(&rq->pending, 1); /* the submitter's, until it submits */
-	atomic_set(&rq->objects_users, 1); /* the retirement's */
 	rq->cmds = rq->cmds_inline;
 	timer_setup(&rq->watchdog, request_watchdog_fn, 0);
 	/* Who submitted it, for the error state if it hangs. */
@@ -491,84 +482,22 @@ struct i915_request *i915_request_create(struct i915_device *i915,
 	/* A fence from the start (a sync_file may hold it); seqno at emit. */
 	dma_fence_init(&rq->fence, &i915_fence_ops, &rq->ring->fence_lock,
 		       rq->ring->fence_context, 0);
-	if (max_objects) {
-		rq->objects_buf = i915_exec_kept_get(RQ_OBJECTS_SLOT(i915),
-						     array_size(max_objects,
-								sizeof(*rq->objects)),
-						     RQ_OBJECTS_KEEP);
-		if (!rq->objects_buf) {
-			dma_fence_put(&rq->fence);
-			return ERR_PTR(-ENOMEM);
-		}
-		rq->objects = (struct drm_gem_object **)rq->objects_buf->data;
-	}
-	rq->max_objects = max_objects;
+	rq->num_objects = num_objects;
 	return rq;
-}
-
-/**
- * i915_request_add_object - keep an object alive while the request runs
- * @rq: a request not yet emitted
- * @obj: the object; the request takes a reference until it is retired
- */
-void i915_request_add_object(struct i915_request *rq,
-			     struct drm_gem_object *obj)
-{
-	if (drm_WARN_ON_ONCE(obj->dev, rq->num_objects >= rq->max_objects))
-		return;
-
-	drm_gem_object_get(obj);
-	rq->objects[rq->num_objects++] = obj;
 }
 
 static void request_cancel_awaits(struct i915_request *rq);
 
-static void request_release_objects(struct i915_request *rq)
+/* What the request keeps until it is retired or discarded. */
+static void request_release(struct i915_request *rq)
 {
-	struct drm_gem_object **objects;
-	unsigned int n;
-
 	request_cancel_awaits(rq);
 	if (rq->cmds != rq->cmds_inline)
 		kvfree(rq->cmds);
 	rq->cmds = rq->cmds_inline;
-	/* Locals: no store of the count between two puts. */
-	objects = rq->objects;
-	n = rq->num_objects;
-	rq->num_objects = 0;
-	while (n)
-		drm_gem_object_put(objects[--n]);
-	i915_exec_kept_put(RQ_OBJECTS_SLOT(ring_to_i915(rq->ring)),
-			   rq->objects_buf, RQ_OBJECTS_KEEP);
-	rq->objects_buf = NULL;
-	rq->objects = NULL;
-	bitmap_free(rq->capture);
-	rq->capture = NULL;
-}
-
-/**
- * i915_request_hold_objects - keep a request's objects past its retirement
- * @rq: a request not yet emitted
- *
- * For a submitter that still uses the objects after the request may have
- * completed and been retired (an execbuffer unlocks them after emission,
- * and holds no reference of its own): the objects stay referenced until
- * both the retirement and i915_request_unhold_objects() have let go.
- */
-void i915_request_hold_objects(struct i915_request *rq)
-{
-	atomic_inc(&rq->objects_users);
-}
-
-/**
- * i915_request_unhold_objects - end i915_request_hold_objects()
- * @rq: the request; its objects are released here if it was retired
- *	(or discarded) already
- */
-void i915_request_unhold_objects(struct i915_request *rq)
-{
-	if (atomic_dec_and_test(&rq->objects_users))
-		request_release_objects(rq);
+	kvfree(rq->captures);
+	rq->captures = NULL;
+	rq->num_captures = 0;
 }
 
 /**
@@ -577,7 +506,7 @@ void i915_request_unhold_objects(struct i915_request *rq)
  */
 void i915_request_discard(struct i915_request *rq)
 {
-	i915_request_unhold_objects(rq); /* in place of the retirement */
+	request_release(rq); /* in place of the retirement */
 	dma_fence_put(&rq->fence);
 }
 
@@ -750,7 +679,7 @@ static void request_remove_from_client(struct i915_request *rq)
 	rcu_read_unlock();
 }
 
-/* Drop a request off every list: its objects, and the ring's reference. */
+/* Drop a request off every list, its commands, and the ring's reference. */
 static void request_retire(struct i915_request *rq)
 {
 	trace_i915_request_retire(rq);
@@ -758,7 +687,7 @@ static void request_retire(struct i915_request *rq)
 	if (del_timer(&rq->watchdog))
 		i915_request_put(rq);
 	request_remove_from_client(rq);
-	i915_request_unhold_objects(rq);
+	request_release(rq);
 	i915_request_put(rq);
 }
 
@@ -1127,8 +1056,7 @@ static void queue_cancel(struct i915_request *rq, int error,
  * all signalled, in order, and stop at the first that still waits (all
  * of them if @drain: unbind).  On a wedged GPU they complete with -EIO
  * instead, as upstream's do once their dependencies signal.  Those are
- * retired without the ring lock (freeing an object may wait for a
- * userptr notifier, which an execbuffer holding the ring lock can block).
+ * retired once the ring lock is dropped.
  */
 static void queue_submit(struct i915_ring *ring, bool drain)
 {
@@ -1419,7 +1347,7 @@ int i915_request_wait_idle(struct i915_device *i915)
  *
  * Signals what the breadcrumb has passed (in case its interrupt is still
  * on its way) and runs the retire worker to its end, so that completed
- * requests have dropped their objects when this returns.
+ * requests are off the ring's list when this returns.
  */
 void i915_request_retire(struct i915_device *i915)
 {
@@ -1465,12 +1393,7 @@ int i915_request_unwedge(struct i915_device *i915)
 	unsigned long flags;
 	int ret;
 
-	/*
-	 * Retire what the wedge completed before the ring lock is taken:
-	 * retiring frees objects, and freeing a userptr object waits for
-	 * its notifier, whose invalidations take &i915_device.userptr_sem,
-	 * which an execbuffer holds around the ring lock.
-	 */
+	/* Retire what the wedge completed, before the ring lock is taken. */
 	flush_work(&ring->retire_work);
 	ret = mutex_lock_interruptible(&ring->lock);
 	if (ret)

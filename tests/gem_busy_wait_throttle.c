@@ -13,7 +13,8 @@
  *  - SET_DOMAIN and PREAD wait for the GPU;
  *  - THROTTLE waits for the caller's requests older than 20 ms and no
  *    others, and never for another client's;
- *  - GEM_CLOSE of a busy object is safe and leaks nothing;
+ *  - GEM_CLOSE of a busy object is safe and leaks nothing: the object
+ *    stays alive and bound until its batch is done, then goes by itself;
  *  - debugfs i915_gem_drop_caches idles the GPU and frees what it held.
  */
 #include <sys/mman.h>
@@ -431,6 +432,61 @@ static void subtest_close_busy(void)
 	close(fd);
 }
 
+/* objects debugfs i915_gem_objects lists as waiting for their free */
+static int objects_being_freed(int fd)
+{
+	static char buf[1 << 16];
+	const char *p = buf;
+	int ret, n = 0;
+
+	ret = igt_debugfs_read(fd, "i915_gem_objects", buf, sizeof(buf));
+	igt_assert_f(ret > 0, "reading i915_gem_objects: %s",
+		     igt_errname(ret));
+	while ((p = strstr(p, ", being freed\n"))) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+/*
+ * Objects closed while their batch runs: a request holds no reference,
+ * and their free waits for its fence.  While it runs they are still
+ * counted and still bound; once it is done they go without anyone
+ * asking (no drop_caches).
+ */
+static void subtest_close_busy_stays_bound(void)
+{
+	int fd = drm_open_driver();
+	long long before, during, bytes;
+	struct batch *b;
+	struct bo w, r;
+	uint64_t used;
+
+	sim_set_cmd_delay(DELAY_US);
+	gem_quiescent_gpu(fd);	/* nothing left from earlier subtests */
+	igt_gem_objects(fd, &before, &bytes);
+	bo_init(&w, fd, PAGE_SZ);
+	bo_init(&r, fd, 4 * PAGE_SZ);
+	b = slow_batch(fd, &w, &r, 1000, 1);
+	used = gem_gtt_used(fd);
+	gem_close(fd, w.handle);
+	gem_close(fd, r.handle);
+	igt_gem_objects(fd, &during, &bytes);
+	igt_assert_eq(objects_being_freed(fd), 2);
+	igt_assert_eq_u64(gem_gtt_used(fd), used);
+	/* still running: the readings above saw the objects busy */
+	igt_assert_neq(gem_busy(fd, b->bo.handle), 0);
+	igt_assert_eq(during, before + 3);	/* w, r and the batch */
+
+	gem_sync(fd, b->bo.handle);
+	igt_assert_eq(gem_wait_object_count(fd, before + 1), before + 1);
+	igt_assert_eq(objects_being_freed(fd), 0);
+	igt_assert_lt((long long)gem_gtt_used(fd), (long long)used);
+	batch_free(b);
+	close(fd);
+}
+
 /* closing the fd with work in flight: everything goes away */
 static void subtest_close_fd_busy(void)
 {
@@ -505,6 +561,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(throttle_waits_for_old),
 	SUBTEST(throttle_per_file),
 	SUBTEST(close_busy),
+	SUBTEST(close_busy_stays_bound),
 	SUBTEST(close_fd_busy),
 	SUBTEST(drop_caches_idles),
 };

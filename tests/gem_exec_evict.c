@@ -10,7 +10,8 @@
  * ENOSPC and does nothing (also in the whole GTT); pinned objects keep
  * their offsets and their contents through the churn and are never
  * evicted; the least recently used objects are evicted first; processes sharing one file and its objects exec and evict
- * concurrently.  The whole GTT is given back at the end.
+ * concurrently; the room of an object closed while the GPU still uses it
+ * is waited for, not -ENOSPC.  The whole GTT is given back at the end.
  */
 #include <signal.h>
 #include <unistd.h>
@@ -683,6 +684,74 @@ static void subtest_shared_objects_concurrent(void)
 	close(sh.fd);
 }
 
+/*
+ * An object closed while its batch runs is freed (and unbound) only once
+ * the batch is done.  An exec that needs its room waits for that, with
+ * the room asked for anywhere or, softpinned, at the closed object's own
+ * address; before, the evictor would have given up with -ENOSPC.
+ */
+#define SLOW_NOOPS	500	/* half a second at 1 ms per command */
+
+static void subtest_closed_busy_room(void)
+{
+	struct drm_i915_gem_exec_object2 obj[2];
+	struct drm_i915_gem_execbuffer2 eb;
+	struct batch *slow, *b;
+	struct bo big, next;
+	uint64_t where;
+	uint32_t value;
+	int fd, pass, i;
+
+	fd = drm_open_driver();
+	gem_gen(fd);
+	sim_set_cmd_delay(1000);
+	narrow_gtt(fd, 0, RANGE);
+	for (pass = 0; pass < 2; pass++) {
+		slow = batch_new(fd);
+		bo_init(&big, fd, RANGE * 3 / 4);
+		for (i = 0; i < SLOW_NOOPS; i++)
+			batch_emit(slow, MI_NOOP);
+		emit_store_dword(slow, &big, 0, 1);
+		batch_submit(slow);
+		where = big.offset;
+		gem_close(fd, big.handle);
+		igt_assert_neq(gem_busy(fd, slow->bo.handle), 0);
+
+		if (pass == 0) {
+			/* as big as the closed one: only its room holds it */
+			b = batch_new(fd);
+			bo_init(&next, fd, RANGE * 3 / 4);
+			emit_store_dword(b, &next, 0, 0x5eed);
+			igt_assert_ok(__batch_submit(b, 0));
+			gem_sync(fd, next.handle);
+			gem_read(fd, next.handle, 0, &value, sizeof(value));
+			igt_assert_eq_u64(value, 0x5eed);
+			batch_free(b);
+		} else {
+			/* a page at the closed object's address */
+			memset(obj, 0, sizeof(obj));
+			memset(&eb, 0, sizeof(eb));
+			bo_init(&next, fd, PAGE_SZ);
+			obj[0].handle = next.handle;
+			obj[0].offset = where;
+			obj[0].flags = EXEC_OBJECT_PINNED;
+			obj[1].handle = bbe_create(fd, 0);
+			eb.buffers_ptr = to_user_pointer(obj);
+			eb.buffer_count = 2;
+			igt_assert_ok(__gem_execbuf(fd, &eb));
+			igt_assert_eq_u64(obj[0].offset, where);
+			gem_sync(fd, obj[1].handle);
+			gem_close(fd, obj[1].handle);
+		}
+		/* the closed object's batch wrote into it while it lived */
+		igt_assert_eq(gem_busy(fd, slow->bo.handle), 0);
+		bo_fini(&next, fd);
+		batch_free(slow);
+	}
+	gem_restore_gtt(fd);
+	close(fd);
+}
+
 static const struct igt_subtest tests[] = {
 	SUBTEST(twice_the_gtt),
 	SUBTEST(twice_the_gtt_busy),
@@ -695,6 +764,7 @@ static const struct igt_subtest tests[] = {
 	SUBTEST(pinned_stay),
 	SUBTEST(pinned_not_evicted),
 	SUBTEST(shared_objects_concurrent),
+	SUBTEST(closed_busy_room),
 };
 
 igt_main(tests)
