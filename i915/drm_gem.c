@@ -27,9 +27,10 @@
  * An object is freed when its last reference goes, unless the GPU still
  * uses it: a request holds no reference to its objects (a thousand
  * atomic increments and decrements per execbuffer otherwise), so an
- * object whose dma_resv still holds unsignalled fences is put on the
- * device's list of deferred frees instead, and a worker frees it once
- * they have signalled (i915_gem_free_work()).  Until then it stays
+ * object whose dma_resv still holds unsignalled fences of the device's
+ * ring (i915_gem_object_ring_busy()) is put on the device's list of
+ * deferred frees instead, and a worker frees it once they have
+ * signalled (i915_gem_free_work()).  Until then it stays
  * bound, so the GPU never reads or writes a page that went back to
  * shmfs; nothing can find it any more but the GTT's lists, where it
  * counts as being freed (its reference count is 0), and an evictor that
@@ -122,15 +123,16 @@ static void object_free_idle(struct i915_gem_object *obj)
 
 /*
  * The core's free callback, run when the last reference goes (the last
- * handle, flink name, dma-buf or kernel user), in any context.  An
- * object the GPU still uses waits for its fences on the deferred list.
+ * handle, flink name, dma-buf or kernel user), in any context but under
+ * &i915_ring.fence_lock.  An object the GPU still uses waits for its
+ * fences on the deferred list.
  */
 static void i915_gem_object_free(struct drm_gem_object *gem)
 {
 	struct i915_gem_object *obj = to_i915_obj(gem);
 	struct i915_device *i915 = obj_to_i915(obj);
 
-	if (dma_resv_test_signaled(gem->resv, DMA_RESV_USAGE_BOOKKEEP)) {
+	if (!i915_gem_object_ring_busy(obj)) {
 		object_free_idle(obj);
 		return;
 	}
@@ -140,8 +142,9 @@ static void i915_gem_object_free(struct drm_gem_object *gem)
 }
 
 /*
- * The deferred frees, oldest first: each waits for its object's fences.
- * Another worker run follows if objects were added meanwhile.
+ * The deferred frees, oldest first: each waits for its object's fences
+ * of the device's ring.  Another worker run follows if objects were
+ * added meanwhile.
  */
 static void i915_gem_free_work(struct work_struct *work)
 {
@@ -152,8 +155,7 @@ static void i915_gem_free_work(struct work_struct *work)
 
 	first = llist_reverse_order(llist_del_all(&i915->free_list));
 	llist_for_each_entry_safe(obj, next, first, free_node) {
-		dma_resv_wait_timeout(obj->base.resv, DMA_RESV_USAGE_BOOKKEEP,
-				      false, MAX_SCHEDULE_TIMEOUT);
+		i915_gem_object_ring_wait(obj);
 		object_free_idle(obj);
 		atomic_long_inc(&i915->free_done);
 		wake_up_all(&i915->free_wq);

@@ -1000,6 +1000,8 @@ int i915_gem_wait_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file);
 int i915_gem_throttle_ioctl(struct drm_device *dev, void *data,
 			    struct drm_file *file);
+bool i915_gem_object_ring_busy(struct i915_gem_object *obj);
+void i915_gem_object_ring_wait(struct i915_gem_object *obj);
 
 /* i915_gem_fence.c: fence registers, bit-6 swizzling */
 int i915_fence_init(struct i915_device *i915);

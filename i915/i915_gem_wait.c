@@ -25,6 +25,65 @@
 #define I915_BUSY_READ_RENDER	(0x10000u << I915_ENGINE_CLASS_RENDER)
 #define I915_BUSY_WRITE_RENDER	(I915_ENGINE_CLASS_RENDER + 1)
 
+/*
+ * The first fence of the device's own ring in @obj's dma_resv that has not
+ * signalled, with a reference, or NULL.  Another driver's fences do not
+ * count: in an imported object's dma_resv they are the exporter's
+ * business (the dma-buf keeps its storage), and an object of ours that
+ * another device uses is held by that device's dma-buf.
+ */
+static struct dma_fence *ring_fence_unsignalled(struct i915_gem_object *obj)
+{
+	u64 context = obj_to_i915(obj)->ring.fence_context;
+	struct dma_fence *fence, *found = NULL;
+	struct dma_resv_iter cursor;
+
+	dma_resv_iter_begin(&cursor, obj->base.resv, DMA_RESV_USAGE_BOOKKEEP);
+	dma_resv_for_each_fence_unlocked(&cursor, fence) {
+		if (fence->context == context && !dma_fence_is_signaled(fence)) {
+			found = dma_fence_get(fence);
+			break;
+		}
+	}
+	dma_resv_iter_end(&cursor);
+	return found;
+}
+
+/**
+ * i915_gem_object_ring_busy - does the device's ring still use an object?
+ * @obj: the object, locked or not (its fences are read under RCU), even
+ *	one whose last reference is gone
+ *
+ * Return: true while a request of the device that uses @obj has not
+ * completed.
+ */
+bool i915_gem_object_ring_busy(struct i915_gem_object *obj)
+{
+	struct dma_fence *fence = ring_fence_unsignalled(obj);
+
+	dma_fence_put(fence);
+	return fence;
+}
+
+/**
+ * i915_gem_object_ring_wait - wait until the device's ring is done with
+ *	an object
+ * @obj: the object, as for i915_gem_object_ring_busy()
+ *
+ * Uninterruptible: for the deferred free (drm_gem.c), which must not
+ * free an object the GPU uses.  The hang check guarantees that every
+ * request completes.
+ */
+void i915_gem_object_ring_wait(struct i915_gem_object *obj)
+{
+	struct dma_fence *fence;
+
+	while ((fence = ring_fence_unsignalled(obj))) {
+		dma_fence_wait(fence, false);
+		dma_fence_put(fence);
+	}
+}
+
 /**
  * i915_gem_busy_ioctl - BUSY: is the GPU still using an object?
  * @dev: DRM device
