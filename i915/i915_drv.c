@@ -353,6 +353,14 @@ static int i915_pci_setup(struct pci_dev *pdev,
 	 * firmware's framebuffer, outside the managed GTT range).
 	 */
 	pci_set_master(pdev);
+	/*
+	 * The GTT takes any page anywhere: binding maps an object's runs of
+	 * contiguous pages as one segment each, whatever their length (the
+	 * PCI core's default caps a segment at 64 KiB), as upstream does.
+	 */
+	ret = dma_set_max_seg_size(&pdev->dev, UINT_MAX);
+	if (ret)
+		return ret;
 	return dma_set_mask_and_coherent(&pdev->dev,
 					 DMA_BIT_MASK(info->dma_bits));
 }

@@ -635,6 +635,9 @@ struct i915_mmap_offset;
  * @cache_level: I915_CACHING_NONE or I915_CACHING_CACHED (snooped)
  * @gtt_node: place in the GTT while bound (allocation under &i915_gtt.lock)
  * @gtt_dma: DMA address of each page while bound
+ * @gtt_sgt: the mapping of @pages for the device while bound, one segment
+ *	per run of contiguous pages (NULL when @sgt, the backing store's
+ *	own mapping, gives the addresses)
  * @pin_count: user pins (I915_GEM_PIN); a pinned object never moves
  * @pin_owner: &i915_file.id of the file that holds the pins, 0 if none;
  *	the pins are dropped when that file closes
@@ -682,13 +685,15 @@ struct i915_mmap_offset;
  *	went while the GPU still used it
  *
  * @pages, @sgt, @pages_pin_count, @read_domains, @write_domain,
- * @cache_level, @gtt_dma, @pin_count and @pin_owner are protected by the
- * object's dma_resv lock (base.resv); binding and unbinding hold it too.
+ * @cache_level, @gtt_dma, @gtt_sgt, @pin_count and @pin_owner are
+ * protected by the object's dma_resv lock (base.resv); binding and
+ * unbinding hold it too.
  */
 struct i915_gem_object {
 	struct drm_gem_object base;
 	struct page **pages;
 	struct sg_table *sgt;
+	struct sg_table *gtt_sgt;
 	struct i915_gem_userptr userptr;
 	unsigned int pages_pin_count;
 	/*
@@ -892,8 +897,10 @@ int i915_gtt_map_kernel(struct i915_device *i915, const dma_addr_t *dma,
 void i915_gtt_remap_kernel(struct i915_device *i915, u32 offset,
 			   const dma_addr_t *dma, unsigned int count,
 			   enum i915_gtt_caching caching);
-dma_addr_t i915_gtt_dma_map_page(struct device *dev, struct page *page);
-void i915_gtt_dma_unmap_page(struct device *dev, dma_addr_t addr);
+struct sg_table *i915_gtt_dma_map_pages(struct device *dev,
+					struct page **pages,
+					unsigned int count, dma_addr_t *dma);
+void i915_gtt_dma_unmap_pages(struct device *dev, struct sg_table *sgt);
 void i915_gtt_unmap_kernel(struct i915_device *i915, u32 offset,
 			   unsigned int count);
 

@@ -114,13 +114,15 @@ struct i915_mmap_offset {
  *	never dropped
  * @pages: the pages, each with a reference
  * @dma: their DMA addresses
+ * @sgt: their mapping for the device (i915_gtt_dma_map_pages()), once
+ *	every page is got
  * @link: entry in &i915_gtt.views, least recently used first
  * @obj_link: entry in &i915_gem_object.views
  * @fv: its fence, if the object was tiled when the view was made
  *	(@fv.size is 0 otherwise); the view is dropped before the object's
  *	tiling changes
  *
- * All fields but @pages, @dma and @fv are under &i915_gtt.lock.
+ * All fields but @pages, @dma, @sgt and @fv are under &i915_gtt.lock.
  */
 struct i915_gtt_view {
 	struct drm_mm_node node;
@@ -131,6 +133,7 @@ struct i915_gtt_view {
 	unsigned int pin;
 	struct page **pages;
 	dma_addr_t *dma;
+	struct sg_table *sgt;
 	struct list_head link;
 	struct list_head obj_link;
 	struct i915_fence_view fv;
@@ -165,12 +168,11 @@ void i915_gem_mmap_zap_range(struct i915_gem_object *obj, pgoff_t first,
 /* Once unlinked, a view is the releaser's alone: @obj may be gone. */
 static void view_free(struct i915_gtt_view *view)
 {
-	struct device *dev = view->dev;
 	unsigned int i;
 
-	for (i = 0; i < view->count; i++) {
-		if (view->dma && view->dma[i])
-			i915_gtt_dma_unmap_page(dev, view->dma[i]);
+	if (view->sgt)
+		i915_gtt_dma_unmap_pages(view->dev, view->sgt);
+	for (i = 0; view->pages && i < view->count; i++) {
 		if (view->pages[i]) {
 			set_page_dirty(view->pages[i]);
 			put_page(view->pages[i]);
@@ -521,6 +523,7 @@ static int view_get_pages(struct i915_gem_object *obj,
 			  struct i915_gtt_view *view)
 {
 	struct address_space *mapping = obj->base.filp->f_mapping;
+	struct sg_table *sgt;
 	unsigned int i;
 	int ret;
 
@@ -536,17 +539,17 @@ static int view_get_pages(struct i915_gem_object *obj,
 
 	for (i = 0; i < view->count; i++) {
 		struct page *page;
-		dma_addr_t dma;
 
 		page = shmem_read_mapping_page(mapping, view->first + i);
 		if (IS_ERR(page))
 			return PTR_ERR(page) == -ENOSPC ? -ENOMEM : PTR_ERR(page);
 		view->pages[i] = page;
-		dma = i915_gtt_dma_map_page(view->dev, page);
-		if (dma_mapping_error(view->dev, dma))
-			return -ENOMEM;
-		view->dma[i] = dma;
 	}
+	sgt = i915_gtt_dma_map_pages(view->dev, view->pages, view->count,
+				     view->dma);
+	if (IS_ERR(sgt))
+		return PTR_ERR(sgt);
+	view->sgt = sgt;
 	return 0;
 }
 

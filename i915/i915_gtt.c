@@ -5,8 +5,9 @@
  * The graphics address space: a drm_mm allocator over the range the driver
  * manages (every unused entry points at the backend's scratch page:
  * intel-gtt's or the model's), binding and unbinding objects (DMA-mapping
- * their pages, or taking the addresses an imported dma-buf's exporter
- * mapped, and writing the entries through the hardware seam),
+ * their pages, one segment per run of contiguous pages, or taking the
+ * addresses an imported dma-buf's exporter mapped, and writing the
+ * entries through the hardware seam),
  * unbinding everything unpinned at once and changing the managed range
  * (for LEAVEVT and GEM_INIT, whose ioctls are in i915_gem_init.c), and
  * writing the entries again across suspend and resume.  Pins are
@@ -218,10 +219,42 @@ void i915_gtt_unmap_kernel(struct i915_device *i915, u32 offset,
 	i915_hw_gtt_clear(&i915->hw, offset >> PAGE_SHIFT, count);
 }
 
+/* The largest segment the device's DMA mapping takes, in whole pages. */
+static unsigned int gtt_max_segment(struct device *dev)
+{
+	size_t limit = min_t(size_t, dma_get_max_seg_size(dev),
+			     dma_max_mapping_size(dev));
+
+	limit = min_t(size_t, limit, UINT_MAX);
+	return max_t(size_t, rounddown(limit, PAGE_SIZE), PAGE_SIZE);
+}
+
+/* Each page's address in @sgt, a mapping for the device, into @dma. */
+static int gtt_dma_addresses(struct sg_table *sgt, dma_addr_t *dma,
+			     unsigned int count)
+{
+	struct sg_dma_page_iter iter;
+	unsigned int i = 0;
+
+	for_each_sgtable_dma_page(sgt, &iter, 0) {
+		if (i == count)
+			break;
+		dma[i++] = sg_page_iter_dma_address(&iter);
+	}
+	/* an exporter may have mapped less than the dma-buf's size */
+	return i == count ? 0 : -EINVAL;
+}
+
 /**
- * i915_gtt_dma_map_page - map one page of an object for the GPU
+ * i915_gtt_dma_map_pages - map pages for the GPU
  * @dev: the GPU's device
- * @page: the page
+ * @pages: the pages
+ * @count: how many
+ * @dma: filled with the bus address of each page
+ *
+ * The pages are mapped as a table of segments, one per run of physically
+ * contiguous pages: the DMA API then does (and dma-debug tracks) one
+ * mapping per run, not one per page.
  *
  * Coherency with the CPU caches is the memory domains' business
  * (clflush and the chipset flush, i915_gem_domain.c), so the mapping
@@ -230,73 +263,87 @@ void i915_gtt_unmap_kernel(struct i915_device *i915, u32 offset,
  * full binding and a GTT view, or by another device's dma-buf attachment
  * and by us (dma-debug reports an overlapping mapping otherwise).
  *
- * Return: the bus address, to be checked with dma_mapping_error().
+ * Return: the mapping, for i915_gtt_dma_unmap_pages(), or an ERR_PTR():
+ * -ENOMEM.
  */
-dma_addr_t i915_gtt_dma_map_page(struct device *dev, struct page *page)
+struct sg_table *i915_gtt_dma_map_pages(struct device *dev,
+					struct page **pages,
+					unsigned int count, dma_addr_t *dma)
 {
-	return dma_map_page_attrs(dev, page, 0, PAGE_SIZE, DMA_BIDIRECTIONAL,
-				  DMA_ATTR_SKIP_CPU_SYNC);
+	struct sg_table *sgt;
+	int ret;
+
+	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL);
+	if (!sgt)
+		return ERR_PTR(-ENOMEM);
+	ret = sg_alloc_table_from_pages_segment(sgt, pages, count, 0,
+						(unsigned long)count << PAGE_SHIFT,
+						gtt_max_segment(dev),
+						GFP_KERNEL);
+	if (ret)
+		goto err_free;
+	ret = -ENOMEM;
+	if (dma_map_sgtable(dev, sgt, DMA_BIDIRECTIONAL,
+			    DMA_ATTR_SKIP_CPU_SYNC))
+		goto err_table;
+	ret = gtt_dma_addresses(sgt, dma, count);
+	if (ret)
+		goto err_unmap;
+	return sgt;
+
+err_unmap:
+	dma_unmap_sgtable(dev, sgt, DMA_BIDIRECTIONAL, DMA_ATTR_SKIP_CPU_SYNC);
+err_table:
+	sg_free_table(sgt);
+err_free:
+	kfree(sgt);
+	return ERR_PTR(ret);
 }
 
 /**
- * i915_gtt_dma_unmap_page - undo i915_gtt_dma_map_page()
+ * i915_gtt_dma_unmap_pages - undo i915_gtt_dma_map_pages()
  * @dev: the GPU's device
- * @addr: the bus address it returned
+ * @sgt: the mapping it returned; freed
  */
-void i915_gtt_dma_unmap_page(struct device *dev, dma_addr_t addr)
+void i915_gtt_dma_unmap_pages(struct device *dev, struct sg_table *sgt)
 {
-	dma_unmap_page_attrs(dev, addr, PAGE_SIZE, DMA_BIDIRECTIONAL,
-			     DMA_ATTR_SKIP_CPU_SYNC);
+	dma_unmap_sgtable(dev, sgt, DMA_BIDIRECTIONAL, DMA_ATTR_SKIP_CPU_SYNC);
+	sg_free_table(sgt);
+	kfree(sgt);
 }
 
-static void gtt_unmap_pages(struct i915_gem_object *obj, unsigned int count)
+static void gtt_unmap_pages(struct i915_gem_object *obj)
 {
-	struct device *dev = obj->base.dev->dev;
-	unsigned int i;
-
 	/* A backing store's own mapping (@sgt) is its to undo. */
-	for (i = 0; i < count && !obj->sgt; i++)
-		i915_gtt_dma_unmap_page(dev, obj->gtt_dma[i]);
+	if (obj->gtt_sgt)
+		i915_gtt_dma_unmap_pages(obj->base.dev->dev, obj->gtt_sgt);
+	obj->gtt_sgt = NULL;
 	kvfree(obj->gtt_dma);
 	obj->gtt_dma = NULL;
 }
 
-/* The addresses of a backing store already mapped for the device. */
-static int gtt_map_sgt(struct i915_gem_object *obj)
-{
-	unsigned int i = 0, n = obj_npages(obj);
-	struct sg_dma_page_iter iter;
-
-	for_each_sgtable_dma_page(obj->sgt, &iter, 0) {
-		if (i == n)
-			break;
-		obj->gtt_dma[i++] = sg_page_iter_dma_address(&iter);
-	}
-	if (i == n)
-		return 0;
-	gtt_unmap_pages(obj, 0);
-	return -EINVAL; /* the exporter mapped less than the dma-buf's size */
-}
-
 static int gtt_map_pages(struct i915_gem_object *obj)
 {
-	struct device *dev = obj->base.dev->dev;
-	unsigned int i, n = obj_npages(obj);
+	unsigned int n = obj_npages(obj);
+	struct sg_table *sgt;
+	int ret = 0;
 
 	obj->gtt_dma = kvmalloc_array(n, sizeof(*obj->gtt_dma), GFP_KERNEL);
 	if (!obj->gtt_dma)
 		return -ENOMEM;
-	if (obj->sgt)
-		return gtt_map_sgt(obj);
-
-	for (i = 0; i < n; i++) {
-		obj->gtt_dma[i] = i915_gtt_dma_map_page(dev, obj->pages[i]);
-		if (dma_mapping_error(dev, obj->gtt_dma[i])) {
-			gtt_unmap_pages(obj, i);
-			return -ENOMEM;
-		}
+	if (obj->sgt) {
+		ret = gtt_dma_addresses(obj->sgt, obj->gtt_dma, n);
+	} else {
+		sgt = i915_gtt_dma_map_pages(obj->base.dev->dev, obj->pages, n,
+					     obj->gtt_dma);
+		if (IS_ERR(sgt))
+			ret = PTR_ERR(sgt);
+		else
+			obj->gtt_sgt = sgt;
 	}
-	return 0;
+	if (ret)
+		gtt_unmap_pages(obj);
+	return ret;
 }
 
 /* One attempt at the allocator, without evicting. */
@@ -424,7 +471,7 @@ int i915_gtt_bind_locked(struct i915_gem_object *obj,
 	return 0;
 
 err_unmap:
-	gtt_unmap_pages(obj, obj_npages(obj));
+	gtt_unmap_pages(obj);
 err_unpin:
 	i915_gem_object_unpin_pages(obj);
 	return ret;
@@ -462,7 +509,7 @@ void i915_gtt_unbind_locked(struct i915_gem_object *obj)
 	drm_mm_remove_node(&obj->gtt_node);
 	mutex_unlock(&gtt->lock);
 
-	gtt_unmap_pages(obj, obj_npages(obj));
+	gtt_unmap_pages(obj);
 	i915_gem_object_unpin_pages(obj);
 }
 
