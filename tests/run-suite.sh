@@ -42,7 +42,9 @@
 #   SIMS_TOGETHER 1: all of SIMS loaded at once (default); 0: one at a time
 #   FILTER        only tests whose name matches one of these shell
 #                 patterns (space separated; default all)
-#   EXCLUDE       skip tests matching these patterns (they get no result)
+#   EXCLUDE       skip tests matching these patterns (they get no result);
+#                 a pattern NAME@SIM (e.g. gem_foo@0x2a42) skips the test
+#                 on that GPU only
 #   TEST_TIMEOUT  seconds per test program before SIGKILL (default 600)
 #   KMEMLEAK_WAIT seconds to wait before a kmemleak scan, so that the
 #                 newest objects are past its min_age (default 6)
@@ -167,7 +169,10 @@ run_group() {
 	if ! why=$(load_gpus "$@"); then
 		log_clean "insmod@$group"
 		for t in $TESTS; do
-			for sim in "$@"; do result "$t@$sim FAIL not run: $why"; done
+			for sim in "$@"; do
+				matches "$t@$sim" "$EXCLUDE" ||
+					result "$t@$sim FAIL not run: $why"
+			done
 		done
 		result "rmmod@$group FAIL not run: $why"
 		unload_gpus >/dev/null
@@ -176,6 +181,7 @@ run_group() {
 	log_clean "insmod@$group" || emit "BENCH-ERROR kernel log during insmod ids=$(sim_ids "$@")"
 	for t in $TESTS; do
 		for sim in "$@"; do
+			matches "$t@$sim" "$EXCLUDE" && continue
 			run_test "$t" "$sim"
 			# A test that unplugs takes the GPUs away: give the next
 			# test fresh devices.
@@ -209,7 +215,9 @@ plan_group() {
 	shift
 	echo "PLAN load-unload@$group"
 	for t in $TESTS; do
-		for sim in "$@"; do echo "PLAN $t@$sim"; done
+		for sim in "$@"; do
+			matches "$t@$sim" "$EXCLUDE" || echo "PLAN $t@$sim"
+		done
 	done
 	echo "PLAN rmmod@$group"
 }
