@@ -118,6 +118,9 @@ guest_args=(--extra "$REPO/tests/run-suite.sh:/suite.sh")
 [ -n "$CHURN" ] && guest_args+=(--set "CHURN_CYCLES=${CHURN_CYCLES:-4}")
 [ -n "$CHURN" ] || guest_args+=(--set "CHURN_CYCLES=0")
 
+# The VM's limit only catches what TEST_TIMEOUT cannot (a hung boot or
+# unload); it leaves room for slow hosts: the lane took about 3050 s
+# on two EPYC vCPUs (Documentation/benchmarks.rst).
 rc=0
 "$REPO/scripts/vm/run.sh" --lane debug \
 	--kernel "$KDIR/bzImage" --modules "$KDIR/modroot" --kver "$KREL" \
@@ -125,7 +128,7 @@ rc=0
 	--one-at-a-time --tests "$REPO/tests/build" --kmod vgem \
 	--script "$HERE/guest.sh" "${guest_args[@]}" \
 	--exclude "$EXCLUDE" --mem "${DEBUG_LANE_MEM:-1024}" \
-	--set TEST_TIMEOUT=1200 --set KMEMLEAK_SCANS=2 --timeout 3600 \
+	--set TEST_TIMEOUT=1200 --set KMEMLEAK_SCANS=2 --timeout 4800 \
 	--append "$APPEND" ${RUN_ARGS[@]+"${RUN_ARGS[@]}"} || rc=$?
 note "debug lane: $((SECONDS - t0)) s in all"
 exit $rc
