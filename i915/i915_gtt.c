@@ -222,11 +222,10 @@ void i915_gtt_unmap_kernel(struct i915_device *i915, u32 offset,
 /* The largest segment the device's DMA mapping takes, in whole pages. */
 static unsigned int gtt_max_segment(struct device *dev)
 {
-	size_t limit = min_t(size_t, dma_get_max_seg_size(dev),
-			     dma_max_mapping_size(dev));
+	unsigned int limit = min_t(size_t, dma_get_max_seg_size(dev),
+				   dma_max_mapping_size(dev));
 
-	limit = min_t(size_t, limit, UINT_MAX);
-	return max_t(size_t, rounddown(limit, PAGE_SIZE), PAGE_SIZE);
+	return max_t(unsigned int, rounddown(limit, PAGE_SIZE), PAGE_SIZE);
 }
 
 /* Each page's address in @sgt, a mapping for the device, into @dma. */
