@@ -243,6 +243,26 @@ static bool cs_ready_locked(struct i915_sim_cs *cs, const struct ring_state *r)
 	return r->head != r->tail;
 }
 
+/*
+ * About to sleep (the task state set already): true, and @cs->asleep set
+ * for the next kick to wake it, if there is no work.
+ */
+static bool cs_may_sleep(struct i915_sim_cs *cs)
+{
+	struct i915_sim *sim = cs->sim;
+	struct ring_state r;
+	unsigned long flags;
+	bool ready;
+
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	ring_read_locked(sim, &r);
+	ready = cs_ready_locked(cs, &r);
+	if (!ready)
+		cs->asleep = true;
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
+	return !ready;
+}
+
 static bool cs_has_work(struct i915_sim_cs *cs)
 {
 	struct i915_sim *sim = cs->sim;
@@ -276,13 +296,23 @@ static void cs_kick(struct i915_sim *sim)
 {
 	struct i915_sim_cs *cs = sim->cs;
 
+	bool reset;
+
 	lockdep_assert_held(&sim->lock);
-	if (!(*reg(sim, I915_RING_CTL) & I915_RING_VALID) || sim->in_reset)
+	reset = !(*reg(sim, I915_RING_CTL) & I915_RING_VALID) || sim->in_reset;
+	if (reset)
 		cs_reset_locked(cs);
 	cs_update_busy_locked(cs);
 	/* What the idle poll watches, without the lock (cs_poll_for_work()). */
 	WRITE_ONCE(cs->kicks, cs->kicks + 1);
-	wake_up_process(cs->task);
+	/*
+	 * Running or polling, the thread sees the kick without a wake-up;
+	 * a reset also cuts short the delay of the command it executes.
+	 */
+	if (cs->asleep || reset) {
+		cs->asleep = false;
+		wake_up_process(cs->task);
+	}
 }
 
 /**
@@ -861,7 +891,7 @@ static int cs_thread(void *data)
 		/* Asleep, the thread holds no page. */
 		i915_sim_gtt_window_drop(&cs->fetch);
 		set_current_state(TASK_IDLE);
-		if (!kthread_should_stop() && !cs_has_work(cs))
+		if (!kthread_should_stop() && cs_may_sleep(cs))
 			schedule();
 		__set_current_state(TASK_RUNNING);
 	}

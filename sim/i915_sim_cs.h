@@ -186,6 +186,9 @@ struct i915_sim_drawrect {
  *
  * @kicks: kicks so far (written under &i915_sim.lock, read without it
  *	by the thread's idle poll)
+ * @asleep: the thread found no work and sleeps, or is about to: the next
+ *	kick wakes it (under &i915_sim.lock; a thread woken otherwise, by
+ *	kthread_stop(), leaves it set and costs that kick a needless wake-up)
  *
  * The fields from @in_batch to @err_fault are protected by &i915_sim.lock
  * (@epoch is also read without it, to stop long commands early).
@@ -207,6 +210,7 @@ struct i915_sim_cs {
 	bool arb_enabled;
 	bool suspend_flush;
 	unsigned long kicks;
+	bool asleep;
 	u32 err_addr;
 	u32 err_header;
 	const char *err_why;
