@@ -1181,9 +1181,12 @@ static void bench_goals(struct ctx *c, struct refs *r)
 	goal_setup(&g0, 1, 0, false, 0);
 	ref.n = calibrate(ref.fn, ref.ctx);
 	goal_setup(&g, 1, GOAL_RELOCS, true, 0);
-	if (goal_measure(5, &o, &ref, &res))
+	if (goal_measure(5, &o, &ref, &res)) {
 		print_goal("1000 stale relocations / none", median_q(&res),
 			   25, "x", spread_q(&res, 1));
+		printf("    the exec with 1000 stale relocations: %.1f us, without: about %.2f us\n",
+		       res.med * 1e6, res.med * 1e6 / median_q(&res));
+	}
 	goal_check_relocs(&g, "1000 stale relocations");
 
 	goal_setup(&g, GOAL_OBJECTS, 0, false, 0);
