@@ -506,9 +506,10 @@ struct i915_request *i915_request_create(struct i915_device *i915,
 	rq->captures = NULL;
 	rq->num_captures = 0;
 	/*
-	 * Who submitted it, for the error state if it hangs.  Only the task
-	 * itself renames itself but for /proc's comm of a thread: a copy
-	 * torn by that is still terminated, and costs less than the lock.
+	 * Who submitted it, for the error state if it hangs.  The comm
+	 * changes only by a rename of the task (itself, or a write to its
+	 * /proc comm): a copy torn by one is still a terminated string,
+	 * and costs less than get_task_comm()'s lock.
 	 */
 	rq->pid = task_tgid_nr(current);
 	memcpy(rq->comm, current->comm, sizeof(rq->comm));
