@@ -556,6 +556,21 @@ void i915_request_discard(struct i915_request *rq)
 }
 
 /*
+ * Arm a check of the ring's requests (the hang check, the retire tick)
+ * to run in @ms, unless it is queued already: it then runs before that
+ * and sees the request just put on &i915_ring.requests, since it reads
+ * the list under &i915_ring.fence_lock, and the workqueue clears the
+ * pending bit before it runs (one that runs re-arms itself while
+ * requests run).  The test spares each emission an interrupts-off
+ * section in queue_delayed_work_on().
+ */
+static void ring_arm(struct delayed_work *dwork, unsigned int ms)
+{
+	if (!delayed_work_pending(dwork))
+		schedule_delayed_work(dwork, msecs_to_jiffies(ms));
+}
+
+/*
  * Where the request enters the ring's order (a seqno, its client's list,
  * the ring's reference), when it is written at once or when it is queued.
  * A request that uses an exported object (&i915_request.exported, set by
@@ -634,12 +649,9 @@ static int request_emit(struct i915_request *rq, struct drm_file *file)
 	i915_ring_kick(i915);
 	rq->tail = ring->tail;
 	trace_i915_request_emit(rq);
-	/* A no-op while a check is queued; a running one re-arms itself. */
-	schedule_delayed_work(&ring->hangcheck_work,
-			      msecs_to_jiffies(READ_ONCE(i915_hangcheck_ms)));
-	/* The same for the tick that retires it if nobody waits. */
-	schedule_delayed_work(&ring->retire_tick,
-			      msecs_to_jiffies(I915_RETIRE_TICK_MS));
+	/* The hang check, and the tick that retires it if nobody waits. */
+	ring_arm(&ring->hangcheck_work, READ_ONCE(i915_hangcheck_ms));
+	ring_arm(&ring->retire_tick, I915_RETIRE_TICK_MS);
 	return 0;
 }
 
