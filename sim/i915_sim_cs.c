@@ -244,10 +244,10 @@ static bool cs_ready_locked(struct i915_sim_cs *cs, const struct ring_state *r)
 }
 
 /*
- * About to sleep (the task state set already): true, and @cs->asleep set
- * for the next kick to wake it, if there is no work.
+ * Is there work?  If not and the thread is about to sleep (@sleeping: its
+ * task state set already), @cs->asleep tells the next kick to wake it.
  */
-static bool cs_may_sleep(struct i915_sim_cs *cs)
+static bool cs_has_work(struct i915_sim_cs *cs, bool sleeping)
 {
 	struct i915_sim *sim = cs->sim;
 	struct ring_state r;
@@ -257,22 +257,8 @@ static bool cs_may_sleep(struct i915_sim_cs *cs)
 	raw_spin_lock_irqsave(&sim->lock, flags);
 	ring_read_locked(sim, &r);
 	ready = cs_ready_locked(cs, &r);
-	if (!ready)
+	if (!ready && sleeping)
 		cs->asleep = true;
-	raw_spin_unlock_irqrestore(&sim->lock, flags);
-	return !ready;
-}
-
-static bool cs_has_work(struct i915_sim_cs *cs)
-{
-	struct i915_sim *sim = cs->sim;
-	struct ring_state r;
-	unsigned long flags;
-	bool ready;
-
-	raw_spin_lock_irqsave(&sim->lock, flags);
-	ring_read_locked(sim, &r);
-	ready = cs_ready_locked(cs, &r);
 	raw_spin_unlock_irqrestore(&sim->lock, flags);
 	return ready;
 }
@@ -295,7 +281,6 @@ static void cs_reset_locked(struct i915_sim_cs *cs)
 static void cs_kick(struct i915_sim *sim)
 {
 	struct i915_sim_cs *cs = sim->cs;
-
 	bool reset;
 
 	lockdep_assert_held(&sim->lock);
@@ -865,7 +850,7 @@ static bool cs_poll_for_work(struct i915_sim_cs *cs)
 	u64 end = local_clock() + CS_IDLE_POLL_NS;
 
 	atomic_long_inc(&cs->idle_looks);
-	if (cs_has_work(cs))
+	if (cs_has_work(cs, false))
 		return true;
 	do {
 		if (kthread_should_stop() || need_resched())
@@ -891,7 +876,7 @@ static int cs_thread(void *data)
 		/* Asleep, the thread holds no page. */
 		i915_sim_gtt_window_drop(&cs->fetch);
 		set_current_state(TASK_IDLE);
-		if (!kthread_should_stop() && cs_may_sleep(cs))
+		if (!kthread_should_stop() && !cs_has_work(cs, true))
 			schedule();
 		__set_current_state(TASK_RUNNING);
 	}
