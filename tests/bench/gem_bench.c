@@ -1054,6 +1054,18 @@ static void print_goal(const char *name, double ratio, double limit,
 	goals_held += holds;
 }
 
+/*
+ * Under a goal line, the absolute times of both its execs (the reference
+ * as the median time over the median ratio): which side moved, which the
+ * ratio alone does not say.
+ */
+static void print_exec_times(const char *exec, const char *ref,
+			     const struct result *res)
+{
+	printf("    %s: %.1f us, %s: about %.2f us\n", exec, res->med * 1e6,
+	       ref, res->med * 1e6 / median_q(res));
+}
+
 /* Every relocated dword holds the target's address, every presumed too. */
 static void goal_check_relocs(struct goal_ctx *g, const char *what)
 {
@@ -1184,8 +1196,8 @@ static void bench_goals(struct ctx *c, struct refs *r)
 	if (goal_measure(5, &o, &ref, &res)) {
 		print_goal("1000 stale relocations / none", median_q(&res),
 			   25, "x", spread_q(&res, 1));
-		printf("    the exec with 1000 stale relocations: %.1f us, without: about %.2f us\n",
-		       res.med * 1e6, res.med * 1e6 / median_q(&res));
+		print_exec_times("the exec with 1000 stale relocations",
+				 "without", &res);
 	}
 	goal_check_relocs(&g, "1000 stale relocations");
 
@@ -1193,9 +1205,8 @@ static void bench_goals(struct ctx *c, struct refs *r)
 	if (goal_measure(6, &o, &ref, &res)) {
 		print_goal("1000 objects / 1 object", median_q(&res), 40, "x",
 			   spread_q(&res, 1));
-		/* which side moved: the ratio alone does not say */
-		printf("    the exec of 1000 objects: %.1f us, of 1 object: about %.2f us\n",
-		       res.med * 1e6, res.med * 1e6 / median_q(&res));
+		print_exec_times("the exec of 1000 objects", "of 1 object",
+				 &res);
 	}
 	if (!profile_goal) {
 		double t[WINDOWS];
