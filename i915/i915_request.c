@@ -487,7 +487,10 @@ struct i915_request *i915_request_create(struct i915_device *i915,
 {
 	struct i915_request *rq;
 
-	/* Not zeroed: every field is set below (the cache has no ctor). */
+	/*
+	 * Not zeroed (the cache has no ctor): every field is set below but
+	 * @release_work and @expired_link, which are set where they are used.
+	 */
 	rq = kmem_cache_alloc(i915_request_slab, GFP_KERNEL);
 	if (!rq)
 		return ERR_PTR(-ENOMEM);
